@@ -1,0 +1,13 @@
+/// The schema, in order. A migration that has shipped is never edited: add a new numbered file
+/// (and a line here) instead. `SchemaMigrationsTests` checks that every file in this folder is listed.
+public enum SchemaMigrations {
+    public struct Migration: Sendable {
+        public let identifier: String
+        public let sql: String
+    }
+
+    public static let all: [Migration] = [
+        // SwiftPM names an embedded "0001_initial.sql" `_001_initial_sql` (a leading digit becomes "_").
+        Migration(identifier: "0001_initial", sql: String(decoding: PackageResources._001_initial_sql, as: UTF8.self)),
+    ]
+}

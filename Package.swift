@@ -1,0 +1,101 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// Our own targets build in Swift 6 language mode with warnings treated as errors
+// so that "no warnings in our code" is checked by every build, not by eye.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .unsafeFlags(["-warnings-as-errors"]),
+]
+
+let package = Package(
+    name: "sgemployee",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "sgserver", targets: ["sgserver"]),
+        .executable(name: "sgadmin", targets: ["sgadmin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // Domain values and rules. Imports no web framework, database or directory client.
+        .target(name: "SGCore", swiftSettings: strict),
+        // Numbered SQL files, embedded so both binaries carry their schema.
+        .target(
+            name: "SGMigrations",
+            path: "Migrations",
+            resources: [
+                .embedInCode("0001_initial.sql"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SGStore",
+            dependencies: [
+                "SGCore",
+                "SGMigrations",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SGAPI",
+            dependencies: [
+                "SGCore",
+                "SGStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SGAdmin",
+            dependencies: [
+                "SGCore",
+                "SGStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "sgserver",
+            dependencies: [
+                "SGAPI",
+                "SGStore",
+                "SGCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "sgadmin", dependencies: ["SGAdmin"], swiftSettings: strict),
+
+        .testTarget(name: "SGCoreTests", dependencies: ["SGCore"], swiftSettings: strict),
+        .testTarget(name: "SGStoreTests", dependencies: ["SGCore", "SGStore"], swiftSettings: strict),
+        .testTarget(
+            name: "SGAPITests",
+            dependencies: [
+                "SGAPI", "SGCore", "SGStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SGAdminTests",
+            dependencies: [
+                "SGAdmin", "SGAPI", "SGCore", "SGStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

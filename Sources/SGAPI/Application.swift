@@ -1,0 +1,44 @@
+import Hummingbird
+import Logging
+import SGCore
+import SGStore
+
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+
+    public init(host: String = "127.0.0.1", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+}
+
+/// Wires the services into a router and an application. Tests build the very same application.
+public func buildApplication(
+    configuration: ServerConfiguration, services: Services, logger: Logger = Logger(label: "sgserver")
+) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(services: services),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sgserver"),
+        logger: logger)
+}
+
+public func buildRouter(services: Services) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    // Added before any route so it wraps every route and the not-found responder.
+    router.add(middleware: ProblemMiddleware())
+
+    let schema = (try? services.database.appliedMigrations()) ?? []
+    /// Liveness: answers once the database is open and migrated (the server only listens after that).
+    router.get("/v1/health") { _, _ in
+        try JSON.response(DTO.Health(status: "ok", schema: schema))
+    }
+    AuthController(services: services).addPublicRoutes(to: router)
+
+    let authenticated = router.group("/v1").add(middleware: AuthMiddleware(sessions: services.sessions))
+    AuthController(services: services).addRoutes(to: authenticated)
+    MeController(services: services).addRoutes(to: authenticated)
+    HolidaysController(services: services).addRoutes(to: authenticated)
+    EmployeesController(services: services).addRoutes(to: authenticated)
+    return router
+}

@@ -1,0 +1,30 @@
+import Hummingbird
+import Logging
+import SGCore
+
+/// Per-request state: the authenticated employee, once `AuthMiddleware` has found one.
+public struct AppRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var employee: Employee?
+    /// The bearer token as presented, kept for logout.
+    public var token: String?
+
+    public init(source: Source) {
+        self.coreContext = .init(source: source)
+    }
+
+    /// JSON bodies are small; photos (which have their own limit) are not handled by this context.
+    public var maxUploadSize: Int { 64 * 1024 }
+
+    /// The authenticated employee; routes behind `AuthMiddleware` always have one.
+    func requireEmployee() throws -> Employee {
+        guard let employee else { throw SGError.unauthenticated("Log in first: send Authorization: Bearer <token>.") }
+        return employee
+    }
+
+    func requireAdmin() throws -> Employee {
+        let employee = try requireEmployee()
+        guard employee.isAdmin else { throw SGError.forbidden("This needs an admin account.") }
+        return employee
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Hummingbird
+import SGCore
+import SGStore
+
+/// Everything a handler needs, passed in by `buildApplication`.
+public struct Services: Sendable {
+    public let database: AppDatabase
+    public let holidays: HolidayService
+    public let sessions: Sessions
+
+    public init(database: AppDatabase, holidays: HolidayService, sessions: Sessions) {
+        self.database = database
+        self.holidays = holidays
+        self.sessions = sessions
+    }
+}
+
+struct AuthController {
+    let services: Services
+
+    struct LoginBody: Decodable {
+        let username: String
+        let password: String
+    }
+
+    func addPublicRoutes(to router: Router<AppRequestContext>) {
+        /// Exchanges a username and password for a bearer token.
+        router.post("/v1/auth/login") { request, context in
+            let body = try await JSON.decode(LoginBody.self, from: request, context: context)
+            let issued = try await services.sessions.login(username: body.username, password: body.password)
+            return try JSON.response(
+                DTO.Token(token: issued.token, expiresAt: Timestamp.format(issued.expiresAt), employee: .init(issued.employee)))
+        }
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// Revokes the token used for this call.
+        group.post("/auth/logout") { _, context in
+            if let token = context.token { try await services.sessions.logout(token: token) }
+            return Response(status: .noContent)
+        }
+    }
+}
+
+struct MeController {
+    let services: Services
+
+    struct NewHolidayBody: Decodable {
+        let startDate: String
+        let endDate: String
+        let comment: String?
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// The logged-in employee.
+        group.get("/me") { _, context in
+            try JSON.response(DTO.EmployeeBody(try context.requireEmployee()))
+        }
+
+        /// The logged-in employee's requests touching a year (default: this year) and that year's balance.
+        group.get("/me/holidays") { request, context in
+            let employee = try context.requireEmployee()
+            let today = try await services.holidays.today()
+            let year = try request.integerQuery("year", in: HolidayService.supportedYears) ?? today.year
+            let (requests, balance) = try await services.database.requestsAndBalance(employeeID: employee.id, year: year)
+            return try JSON.response(DTO.YearHolidays(
+                year: year,
+                requests: requests.map { DTO.Request($0, employee: nil, viewer: employee.actor, today: today) },
+                balance: balance))
+        }
+
+        /// Requests days off; the server counts the working days and checks overlap and balance.
+        group.post("/me/holidays") { request, context in
+            let employee = try context.requireEmployee()
+            let body = try await JSON.decode(NewHolidayBody.self, from: request, context: context)
+            guard let start = CalendarDate(iso: body.startDate) else {
+                throw SGError.invalid(field: "startDate", message: "'\(body.startDate)' is not a date in the form YYYY-MM-DD")
+            }
+            guard let end = CalendarDate(iso: body.endDate) else {
+                throw SGError.invalid(field: "endDate", message: "'\(body.endDate)' is not a date in the form YYYY-MM-DD")
+            }
+            let created = try await services.holidays.createRequest(
+                for: employee.id, start: start, end: end, comment: body.comment ?? "", actor: employee.actor)
+            let today = try await services.holidays.today()
+            return try JSON.response(
+                DTO.Request(created, employee: employee, viewer: employee.actor, today: today), status: .created,
+                headers: [.location: "/v1/holidays/\(created.id)"])
+        }
+    }
+}
+
+struct HolidaysController {
+    let services: Services
+
+    struct ActionBody: Decodable {
+        let note: String?
+        let reason: String?
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// Admin: requests filtered by status, year and employee, by id, a page at a time.
+        group.get("/holidays") { request, context in
+            let admin = try context.requireAdmin()
+            var filter = RequestFilter()
+            if let text = request.uri.queryParameters.get("status") {
+                guard let status = HolidayStatus(rawValue: text) else {
+                    throw SGError.invalid(
+                        field: "status",
+                        message: "'\(text)' is not one of \(HolidayStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                filter.status = status
+            }
+            filter.year = try request.integerQuery("year", in: HolidayService.supportedYears)
+            filter.employeeID = try request.integerQuery("employee", in: 1...Int(Int64.max)).map(Int64.init)
+            filter.afterID = try request.integerQuery("after", in: 0...Int(Int64.max)).map(Int64.init)
+            filter.limit = try request.integerQuery("limit", in: 1...200) ?? 50
+            let page = try await services.database.requests(filter)
+            let today = try await services.holidays.today()
+            return try JSON.response(DTO.RequestList(
+                items: page.items.map { DTO.Request($0.request, employee: $0.employee, viewer: admin.actor, today: today) },
+                total: page.total, nextAfter: page.nextAfterID))
+        }
+
+        /// One request with its per-year days and full history (its owner or an admin).
+        group.get("/holidays/:id") { request, context in
+            let viewer = try context.requireEmployee()
+            let id = try context.parameters.id("id", what: "Holiday request")
+            guard let detail = try await services.database.requestDetail(id: id),
+                  viewer.isAdmin || detail.request.employeeID == viewer.id
+            else { throw SGError.notFound("Holiday request \(id) does not exist.") }
+            let today = try await services.holidays.today()
+            return try JSON.response(DTO.RequestDetail(
+                request: DTO.Request(detail.request, employee: detail.employee, viewer: viewer.actor, today: today),
+                workingDaysByYear: Dictionary(uniqueKeysWithValues: detail.daysByYear.map { (String($0.key), $0.value) }),
+                history: detail.events.map(DTO.Event.init)))
+        }
+
+        for action in HolidayAction.allCases {
+            /// Moves a request: approve, reject (with a reason), revert (approved to pending) or cancel.
+            group.post("/holidays/:id/\(action.rawValue)") { request, context in
+                let actor = try context.requireEmployee()
+                let id = try context.parameters.id("id", what: "Holiday request")
+                let body = try await Self.optionalBody(request, context: context)
+                let note = (action == .reject ? body?.reason ?? body?.note : body?.note ?? body?.reason) ?? ""
+                let updated = try await services.holidays.perform(action, on: id, by: actor.actor, note: note)
+                let today = try await services.holidays.today()
+                return try JSON.response(DTO.Request(updated, employee: nil, viewer: actor.actor, today: today))
+            }
+        }
+    }
+
+    static func optionalBody(_ request: Request, context: AppRequestContext) async throws -> ActionBody? {
+        if let length = request.headers[.contentLength], length == "0" { return nil }
+        guard request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil else { return nil }
+        return try await JSON.decode(ActionBody.self, from: request, context: context)
+    }
+}
+
+struct EmployeesController {
+    let services: Services
+
+    struct AllowanceBody: Decodable {
+        let days: Int
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// Admin: sets one employee's allowance for one year, overriding the company default.
+        group.put("/employees/:id/allowances/:year") { request, context in
+            let admin = try context.requireAdmin()
+            let id = try context.parameters.id("id", what: "Employee")
+            guard let year = context.parameters.get("year").flatMap({ Int($0) }), HolidayService.supportedYears.contains(year) else {
+                throw SGError.invalid(field: "year", message: "'\(context.parameters.get("year") ?? "")' is not a year")
+            }
+            let body = try await JSON.decode(AllowanceBody.self, from: request, context: context)
+            let balance = try await services.holidays.setAllowance(employeeID: id, year: year, days: body.days, by: admin.actor)
+            return try JSON.response(balance)
+        }
+
+        /// One employee's balance for a year (default: this year): an admin, or the employee themself.
+        group.get("/employees/:id/balance") { request, context in
+            let viewer = try context.requireEmployee()
+            let id = try context.parameters.id("id", what: "Employee")
+            guard viewer.isAdmin || viewer.id == id else {
+                throw SGError.forbidden("Only an admin can read another employee's balance.")
+            }
+            let year = try await Self.year(request, services: services)
+            return try JSON.response(try await services.holidays.balance(employeeID: id, year: year))
+        }
+
+        /// The company's public holidays of a year (default: this year).
+        group.get("/public-holidays") { request, _ in
+            let year = try await Self.year(request, services: services)
+            return try JSON.response(try await services.database.publicHolidays(year: year))
+        }
+    }
+
+    /// The `year` query parameter, or the current year in the company's time zone.
+    static func year(_ request: Request, services: Services) async throws -> Int {
+        if let year = try request.integerQuery("year", in: HolidayService.supportedYears) { return year }
+        return try await services.holidays.today().year
+    }
+}

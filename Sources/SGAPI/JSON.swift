@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import SGCore
+
+enum JSON {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        let data = try encoder.encode(value)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Reads a JSON object body. Unreadable JSON or a body that is not an object is 400; a missing or mistyped
+    /// field is 422 naming the field; a body over the context's limit is 413.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let data = Data(buffer.readableBytesView)
+        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw SGError.malformed("The request needs a JSON object body.")
+        }
+        guard first == UInt8(ascii: "{") else {
+            throw SGError.malformed("The body must be a JSON object.")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+            throw SGError.malformed("The body is not valid JSON: \(context.debugDescription)")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw SGError.invalid(field: path(context.codingPath), message: context.debugDescription)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw SGError.invalid(field: path(context.codingPath + [key]), message: "is required")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw SGError.invalid(field: path(context.codingPath), message: "must not be null")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw SGError.invalid(field: path(context.codingPath), message: "must be \(describe(type))")
+        } catch {
+            throw SGError.malformed("The body could not be read as JSON.")
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.isEmpty ? "body" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Bool.Type: "true or false"
+        default: "of another type"
+        }
+    }
+}
+
+extension Request {
+    /// A query parameter parsed as an integer in `range`, or nil when absent; anything else is a 422.
+    func integerQuery(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = uri.queryParameters.get(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw SGError.invalid(field: name, message: "'\(text)' is not a whole number between \(range.lowerBound) and \(range.upperBound)")
+        }
+        return value
+    }
+}
+
+extension Parameters {
+    /// A path id: digits only and within Int64, otherwise no such resource.
+    func id(_ name: String, what: String) throws -> Int64 {
+        let text = get(name) ?? ""
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int64(text), value > 0 else {
+            throw SGError.notFound("\(what) '\(text)' does not exist.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Hummingbird
+import Logging
+import SGCore
+
+/// An RFC 9457 problem document.
+struct Problem: Encodable {
+    static let typePrefix = "urn:sgemployee:problem:"
+
+    var type: String
+    var title: String
+    var status: Int
+    var detail: String
+    var field: String?
+    var currentStatus: HolidayStatus?
+    var allowedActions: [HolidayAction]?
+    var conflictingRequestId: Int64?
+
+    init(slug: String, title: String, status: HTTPResponse.Status, detail: String) {
+        self.type = Self.typePrefix + slug
+        self.title = title
+        self.status = status.code
+        self.detail = detail
+    }
+}
+
+/// Every error the application can meet, mapped to status and problem type in this one place.
+struct ProblemMapping {
+    var problem: Problem
+    var headers: HTTPFields = [:]
+
+    init(problem: Problem) {
+        self.problem = problem
+    }
+
+    static func from(_ error: any Error, logger: Logger) -> ProblemMapping {
+        let problem: Problem
+        switch error {
+        case let error as SGError:
+            return ProblemMapping(error)
+        case let error as HTTPError:
+            switch error.status {
+            case .contentTooLarge:
+                problem = Problem(slug: "payload-too-large", title: "Payload too large", status: .contentTooLarge,
+                                  detail: "The body is larger than this endpoint accepts (64 KiB for JSON).")
+            case .notFound:
+                problem = Problem(slug: "not-found", title: "Not found", status: .notFound,
+                                  detail: "There is no such resource. Paths start with /v1/.")
+            case .badRequest:
+                problem = Problem(slug: "malformed-request", title: "Malformed request", status: .badRequest,
+                                  detail: error.body ?? "The request could not be read.")
+            default:
+                problem = Problem(slug: "http-\(error.status.code)", title: error.status.reasonPhrase, status: error.status,
+                                  detail: error.body ?? error.status.reasonPhrase)
+            }
+        default:
+            logger.error("Unhandled error: \(String(reflecting: error))")
+            problem = Problem(slug: "internal", title: "Internal error", status: .internalServerError,
+                              detail: "Something went wrong on our side; it has been logged.")
+        }
+        return ProblemMapping(problem: problem)
+    }
+
+    init(_ error: SGError) {
+        switch error {
+        case .invalid(let field, _):
+            problem = Problem(slug: "validation-failed", title: "Invalid input", status: .unprocessableContent, detail: error.message)
+            problem.field = field
+        case .malformed:
+            problem = Problem(slug: "malformed-request", title: "Malformed request", status: .badRequest, detail: error.message)
+        case .unauthenticated:
+            problem = Problem(slug: "unauthenticated", title: "Not authenticated", status: .unauthorized, detail: error.message)
+            headers[.wwwAuthenticate] = "Bearer"
+        case .forbidden:
+            problem = Problem(slug: "forbidden", title: "Forbidden", status: .forbidden, detail: error.message)
+        case .notFound:
+            problem = Problem(slug: "not-found", title: "Not found", status: .notFound, detail: error.message)
+        case .wrongState(_, let status, _):
+            problem = Problem(slug: "wrong-state", title: "Not allowed in this state", status: .conflict, detail: error.message)
+            problem.currentStatus = status
+            problem.allowedActions = status.allowedActions
+        case .overlap(let id, _, _, _):
+            problem = Problem(slug: "overlap", title: "Overlapping request", status: .conflict, detail: error.message)
+            problem.conflictingRequestId = id
+        case .balanceExceeded:
+            problem = Problem(slug: "balance-exceeded", title: "Not enough days left", status: .conflict, detail: error.message)
+        case .conflict:
+            problem = Problem(slug: "conflict", title: "Conflict", status: .conflict, detail: error.message)
+        case .unavailable(_, let retry):
+            problem = Problem(slug: "unavailable", title: "Service unavailable", status: .serviceUnavailable, detail: error.message)
+            headers[.retryAfter] = String(retry)
+        case .tooManyAttempts(_, let retry):
+            problem = Problem(slug: "too-many-attempts", title: "Too many attempts", status: .tooManyRequests, detail: error.message)
+            headers[.retryAfter] = String(retry)
+        case .schemaTooNew:
+            problem = Problem(slug: "unavailable", title: "Service unavailable", status: .serviceUnavailable, detail: error.message)
+        }
+    }
+
+    func response() -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(problem)) ?? Data(#"{"title":"Internal error","status":500}"#.utf8)
+        var fields = headers
+        fields[.contentType] = "application/problem+json"
+        return Response(
+            status: HTTPResponse.Status(code: problem.status), headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// Turns every thrown error, including the router's own 404, into application/problem+json.
+struct ProblemMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return ProblemMapping.from(error, logger: context.logger).response()
+        }
+    }
+}

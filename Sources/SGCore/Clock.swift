@@ -1,0 +1,38 @@
+import Foundation
+
+/// The current instant, injected so that rules about "today" can be tested without waiting for a date.
+public protocol NowProvider: Sendable {
+    func now() -> Date
+}
+
+public struct SystemClock: NowProvider {
+    public init() {}
+    public func now() -> Date { Date() }
+}
+
+/// A clock that stays where a test puts it.
+public final class FixedClock: NowProvider, @unchecked Sendable {
+    private let lock = NSLock()
+    private var instant: Date
+
+    public init(_ instant: Date) { self.instant = instant }
+
+    /// Noon UTC of `date`, so the day is the same in every time zone within ±11 hours.
+    public convenience init(today date: CalendarDate) {
+        self.init(Date(timeIntervalSince1970: Double(date.dayNumber) * 86_400 + 43_200))
+    }
+
+    public func now() -> Date { lock.withLock { instant } }
+    public func set(_ instant: Date) { lock.withLock { self.instant = instant } }
+}
+
+extension CalendarDate {
+    /// The calendar date of `instant` in `timeZone`: where holidays meet instants.
+    public init(_ instant: Date, in timeZone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        // Foundation always yields a valid Gregorian day for a finite instant.
+        self = CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+    }
+}

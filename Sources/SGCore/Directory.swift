@@ -1,0 +1,27 @@
+/// What a directory says about a person who has just proved who they are.
+public struct DirectoryAccount: Sendable, Equatable {
+    public var username: String
+    public var name: String
+    public var surname: String
+    public var email: String
+    public var isAdmin: Bool
+
+    public init(username: String, name: String, surname: String, email: String, isAdmin: Bool) {
+        self.username = username
+        self.name = name
+        self.surname = surname
+        self.email = email
+        self.isAdmin = isAdmin
+    }
+}
+
+/// Where logins are checked: local accounts in our database, or a company directory such as LDAP.
+public protocol EmployeeDirectory: Sendable {
+    /// "local", "ldap", ...
+    var kind: String { get }
+    /// True when the directory is the source of employee records: a login creates or refreshes the employee.
+    var provisionsEmployees: Bool { get }
+    /// Returns the account, or throws `SGError.unauthenticated` (wrong username or password, the same message
+    /// for both) or `SGError.unavailable` (the directory cannot be reached).
+    func authenticate(username: String, password: String) async throws -> DirectoryAccount
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// The holiday rules. The API and `sgadmin` both call this type; neither writes a transition of its own.
+public struct HolidayService: Sendable {
+    public static let maximumCommentLength = 1000
+    /// One request covers at most this many calendar days.
+    public static let maximumSpanDays = 366
+    public static let maximumAllowance = 366
+
+    public let store: any HolidayStore
+    public let clock: any NowProvider
+
+    public init(store: any HolidayStore, clock: any NowProvider = SystemClock()) {
+        self.store = store
+        self.clock = clock
+    }
+
+    // MARK: Requests
+
+    /// Creates a pending request for `employeeID` after checking dates, overlap and balance in one transaction.
+    public func createRequest(
+        for employeeID: Int64, start: CalendarDate, end: CalendarDate, comment: String, actor: Actor
+    ) async throws -> HolidayRequest {
+        let now = clock.now()
+        let comment = comment.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard start <= end else {
+            throw SGError.invalid(field: "endDate", message: "the end date \(end) is before the start date \(start)")
+        }
+        guard start.days(to: end) < Self.maximumSpanDays else {
+            throw SGError.invalid(field: "endDate", message: "one request can cover at most \(Self.maximumSpanDays) days; split it")
+        }
+        guard comment.count <= Self.maximumCommentLength else {
+            throw SGError.invalid(field: "comment", message: "at most \(Self.maximumCommentLength) characters")
+        }
+        return try await store.write { tx in
+            guard let employee = try tx.employee(id: employeeID) else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            guard actor.employeeID == employeeID || actor.isAdmin else {
+                throw SGError.forbidden("Only an admin can request holidays for another employee.")
+            }
+            guard employee.isActive else {
+                throw SGError.conflict("Employee \(employee.username) is deactivated and cannot request holidays.")
+            }
+            let company = try tx.company()
+            let today = Self.today(now, company)
+            guard start >= today else {
+                throw SGError.invalid(field: "startDate", message: "\(start) is in the past (today is \(today))")
+            }
+            let counter = WorkingDayCounter(
+                week: company.workingWeek, publicHolidays: try tx.publicHolidays(from: start, to: end))
+            let daysByYear = counter.daysByYear(from: start, to: end)
+            guard daysByYear.values.reduce(0, +) > 0 else {
+                throw SGError.invalid(
+                    field: "endDate",
+                    message: "\(start) to \(end) holds no working day (working week \(company.workingWeek), public holidays excluded)")
+            }
+            if let clash = try tx.overlappingRequests(employeeID: employeeID, from: start, to: end).first {
+                throw SGError.overlap(requestID: clash.id, start: clash.startDate, end: clash.endDate, status: clash.status)
+            }
+            for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
+                let balance = try Self.balance(tx, employeeID: employeeID, year: year, company: company)
+                if days > balance.remaining {
+                    throw SGError.balanceExceeded(
+                        year: year, requested: days, remaining: balance.remaining, allowance: balance.allowance)
+                }
+            }
+            let request = try tx.insertRequest(
+                employeeID: employeeID, start: start, end: end, daysByYear: daysByYear, comment: comment, at: now)
+            try tx.appendEvent(requestID: request.id, from: nil, to: .pending, actor: actor, at: now, note: comment)
+            return request
+        }
+    }
+
+    /// Applies `action` to request `id` as `actor`, or throws without writing anything.
+    /// Another employee's request is "not found" for a non-admin: its existence is not disclosed.
+    @discardableResult
+    public func perform(_ action: HolidayAction, on id: Int64, by actor: Actor, note: String = "") async throws -> HolidayRequest {
+        let now = clock.now()
+        let note = note.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard note.count <= Self.maximumCommentLength else {
+            throw SGError.invalid(field: action == .reject ? "reason" : "note", message: "at most \(Self.maximumCommentLength) characters")
+        }
+        if action == .reject && note.isEmpty {
+            throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
+        }
+        return try await store.write { tx in
+            guard var request = try tx.request(id: id) else {
+                throw SGError.notFound("Holiday request \(id) does not exist.")
+            }
+            let company = try tx.company()
+            try HolidayRules.check(action, on: request, by: actor, today: Self.today(now, company))
+            let from = request.status
+            try tx.updateStatus(
+                requestID: id, to: action.to, at: now,
+                decidedBy: (action == .approve || action == .reject) ? actor.name : nil)
+            try tx.appendEvent(requestID: id, from: from, to: action.to, actor: actor, at: now, note: note)
+            if action == .approve || action == .revert {
+                // The allowance may have been lowered since the request was made: the days it holds must still fit.
+                for (year, days) in try tx.daysByYear(requestID: id).sorted(by: { $0.key < $1.key }) {
+                    let balance = try Self.balance(tx, employeeID: request.employeeID, year: year, company: company)
+                    if balance.remaining < 0 {
+                        throw SGError.balanceExceeded(
+                            year: year, requested: days, remaining: balance.remaining + days, allowance: balance.allowance)
+                    }
+                }
+            }
+            request.status = action.to
+            request.updatedAt = now
+            if action == .approve || action == .reject {
+                request.decidedBy = actor.name
+                request.decidedAt = now
+            }
+            return request
+        }
+    }
+
+    // MARK: Balances and allowances
+
+    public func balance(employeeID: Int64, year: Int) async throws -> Balance {
+        try Self.checkYear(year)
+        return try await store.read { tx in
+            guard try tx.employee(id: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
+        }
+    }
+
+    /// Sets one employee-year's allowance. It may not drop below the days already approved or pending.
+    @discardableResult
+    public func setAllowance(employeeID: Int64, year: Int, days: Int, by actor: Actor) async throws -> Balance {
+        try Self.checkYear(year)
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change allowances.") }
+        guard (0...Self.maximumAllowance).contains(days) else {
+            throw SGError.invalid(field: "days", message: "must be between 0 and \(Self.maximumAllowance)")
+        }
+        return try await store.write { tx in
+            guard try tx.employee(id: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            let held = try tx.heldDays(employeeID: employeeID, year: year)
+            guard days >= held.approved + held.pending else {
+                throw SGError.conflict(
+                    "\(held.approved) approved and \(held.pending) pending days are already held in \(year); "
+                        + "the allowance cannot be lower than \(held.approved + held.pending). Cancel or reject requests first.")
+            }
+            try tx.setAllowance(employeeID: employeeID, year: year, days: days)
+            return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
+        }
+    }
+
+    /// Changes the company default, refusing a value below what any employee already holds in a year without override.
+    public func setDefaultAllowance(_ days: Int, by actor: Actor) async throws {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change allowances.") }
+        guard (0...Self.maximumAllowance).contains(days) else {
+            throw SGError.invalid(field: "days", message: "must be between 0 and \(Self.maximumAllowance)")
+        }
+        try await store.write { tx in
+            let over = try tx.yearsHoldingMoreThan(defaultAllowance: days)
+            if !over.isEmpty {
+                let list = over.prefix(5).map { "employee \($0.employeeID) holds \($0.held) in \($0.year)" }.joined(separator: "; ")
+                throw SGError.conflict(
+                    "\(over.count) employee-year\(over.count == 1 ? "" : "s") already hold more than \(days) days (\(list)). "
+                        + "Set their allowance explicitly or cancel requests first.")
+            }
+            try tx.setDefaultAllowance(days)
+        }
+    }
+
+    // MARK: Shared helpers
+
+    public static func balance(_ tx: any HolidayTransaction, employeeID: Int64, year: Int, company: CompanySettings) throws -> Balance {
+        let allowance = try tx.allowanceOverride(employeeID: employeeID, year: year) ?? company.defaultAllowance
+        let held = try tx.heldDays(employeeID: employeeID, year: year)
+        return Balance(year: year, allowance: allowance, approved: held.approved, pending: held.pending)
+    }
+
+    public static func today(_ now: Date, _ company: CompanySettings) -> CalendarDate {
+        CalendarDate(now, in: TimeZone(identifier: company.timeZoneIdentifier) ?? .gmt)
+    }
+
+    public func today() async throws -> CalendarDate {
+        let now = clock.now()
+        return try await store.read { tx in Self.today(now, try tx.company()) }
+    }
+
+    public static let supportedYears = 1970...9999
+
+    public static func checkYear(_ year: Int) throws {
+        guard supportedYears.contains(year) else {
+            throw SGError.invalid(field: "year", message: "\(year) is not a year between \(supportedYears.lowerBound) and \(supportedYears.upperBound)")
+        }
+    }
+}

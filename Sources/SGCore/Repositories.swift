@@ -1,0 +1,36 @@
+import Foundation
+
+/// The data the holiday rules read and write, inside one database transaction.
+/// Every method runs in the transaction opened by `HolidayStore.write` or `read`.
+public protocol HolidayTransaction {
+    func company() throws -> CompanySettings
+    func employee(id: Int64) throws -> Employee?
+    func employee(username: String) throws -> Employee?
+    func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
+    /// The allowance set for this employee-year, or nil when the company default applies.
+    func allowanceOverride(employeeID: Int64, year: Int) throws -> Int?
+    /// Working days held in `year` by the employee's requests, by status (pending and approved only).
+    func heldDays(employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int)
+    /// The employee's pending or approved requests that share at least one day with `start...end`.
+    func overlappingRequests(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [HolidayRequest]
+    func request(id: Int64) throws -> HolidayRequest?
+    func daysByYear(requestID: Int64) throws -> [Int: Int]
+
+    func insertRequest(
+        employeeID: Int64, start: CalendarDate, end: CalendarDate, daysByYear: [Int: Int], comment: String, at: Date
+    ) throws -> HolidayRequest
+    /// Moves the request to `status`; `decidedBy` is set for approve and reject.
+    func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws
+    func appendEvent(requestID: Int64, from: HolidayStatus?, to: HolidayStatus, actor: Actor, at: Date, note: String) throws
+    func setAllowance(employeeID: Int64, year: Int, days: Int) throws
+    func setDefaultAllowance(_ days: Int) throws
+    /// Employee-years without an override whose held days exceed `days`.
+    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)]
+}
+
+/// Opens transactions. Writes are serialized (and, across processes, take the write lock up front), so a
+/// check made inside `write` still holds when the write that follows it commits.
+public protocol HolidayStore: Sendable {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any HolidayTransaction) throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any HolidayTransaction) throws -> T) async throws -> T
+}

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+import SGCore
+
+/// A small demo company for `make run`: a dozen employees, one admin, public holidays, and requests in every
+/// state. Every request goes through `HolidayService`, so the demo data obeys the same rules as real data.
+public enum DemoCompany {
+    public struct Login: Sendable {
+        public let username: String
+        public let password: String
+        public let isAdmin: Bool
+    }
+
+    static let people: [(username: String, name: String, surname: String, admin: Bool)] = [
+        ("admin", "Ada", "Administradora", true),
+        ("alice", "Alice", "Example", false),
+        ("jose", "José", "Núñez", false),
+        ("zoe", "Zoë", "O'Brien", false),
+        ("bob", "Bob", "Builder", false),
+        ("carmen", "Carmen", "Sánchez-Peña", false),
+        ("dmitri", "Dmitri", "Ivanov", false),
+        ("eva", "Eva", "Müller", false),
+        ("farid", "Farid", "Haddad", false),
+        ("grace", "Grace", "Hopper, Jr.", false),
+        ("hiro", "Hiro", "Tanaka", false),
+        ("ines", "Inês", "Gonçalves", false),
+    ]
+
+    /// Seeds the company when it has no employees yet; returns the logins, or nil if data was already there.
+    public static func seedIfEmpty(_ database: AppDatabase, today: CalendarDate, bcryptCost: UInt8 = 10) async throws -> [Login]? {
+        let count = try await database.read { (db: Database) in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM employees") ?? 0 }
+        guard count == 0 else { return nil }
+
+        var logins: [Login] = []
+        var ids: [String: Int64] = [:]
+        for person in people {
+            let password = "\(person.username)-demo-2026"
+            let hash = try await Passwords.hash(password, cost: bcryptCost)
+            let employee = try await database.addEmployee(NewEmployee(
+                username: person.username, name: person.name, surname: person.surname,
+                email: "\(person.username)@example.com", isAdmin: person.admin, passwordHash: hash))
+            ids[person.username] = employee.id
+            logins.append(Login(username: person.username, password: password, isAdmin: person.admin))
+        }
+        try await database.write { (db: Database) in
+            try db.execute(sql: "UPDATE company SET name = 'Demo Company S.L.' WHERE id = 1")
+        }
+
+        for year in [today.year, today.year + 1] {
+            for (month, day, name) in [(1, 1, "New Year's Day"), (5, 1, "Labour Day"), (12, 25, "Christmas Day"), (12, 26, "St Stephen's Day")] {
+                try await database.addPublicHoliday(PublicHoliday(date: CalendarDate(year: year, month: month, day: day)!, name: name))
+            }
+        }
+
+        // Requests made at the start of the year (so past dates were in the future then), then decided.
+        let admin = Actor(employeeID: ids["admin"], name: "admin", isAdmin: true)
+        let clock = FixedClock(today: CalendarDate(year: today.year, month: 1, day: 1)!)
+        let service = HolidayService(store: database, clock: clock)
+        func weekday(_ month: Int, _ day: Int, in year: Int = today.year) -> CalendarDate {
+            var date = CalendarDate(year: year, month: month, day: day)!
+            while date.isoWeekday > 5 { date = date.adding(days: 1)! }
+            return date
+        }
+        func request(_ username: String, _ start: CalendarDate, _ days: Int, _ comment: String) async throws -> Int64 {
+            let id = ids[username]!
+            let actor = Actor(employeeID: id, name: username, isAdmin: username == "admin")
+            return try await service.createRequest(
+                for: id, start: start, end: start.adding(days: days - 1)!, comment: comment, actor: actor).id
+        }
+        let summer = try await request("alice", weekday(7, 6), 5, "Summer by the sea")
+        try await service.perform(.approve, on: summer, by: admin)
+        let spring = try await request("jose", weekday(3, 2), 3, "Family visit")
+        try await service.perform(.reject, on: spring, by: admin, note: "Quarter-end close; please pick another week")
+        let autumn = try await request("zoe", weekday(10, 5), 4, "")
+        try await service.perform(.cancel, on: autumn, by: Actor(employeeID: ids["zoe"], name: "zoe", isAdmin: false))
+        let adminTrip = try await request("admin", weekday(6, 8), 5, "Conference, then a week off")
+        _ = adminTrip
+
+        // Requests from today on, made now.
+        clock.set(Date())
+        let nextMonday = today.adding(days: (8 - today.isoWeekday) % 7 + 7)!
+        let pending1 = try await request("bob", nextMonday, 5, "Ski week")
+        _ = pending1
+        _ = try await request("carmen", nextMonday.adding(days: 14)!, 3, "Moving house")
+        let approved = try await request("eva", nextMonday.adding(days: 21)!, 2, "Long weekend, \"finally\"")
+        try await service.perform(.approve, on: approved, by: admin, note: "Enjoy")
+        let reverted = try await request("grace", nextMonday.adding(days: 7)!, 2, "")
+        try await service.perform(.approve, on: reverted, by: admin)
+        try await service.perform(.revert, on: reverted, by: admin, note: "Clashes with the release; let's talk")
+        // A request across New Year, counted in both years.
+        _ = try await request("hiro", CalendarDate(year: today.year, month: 12, day: 28)!, 10, "Trip home")
+        return logins
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import HummingbirdBcrypt
+import GRDB
+import SGCore
+
+/// Checks passwords against the `employees` table (bcrypt). Unknown users cost the same bcrypt work as known
+/// ones, so timing does not tell them apart.
+public struct LocalAccountDirectory: EmployeeDirectory {
+    public let kind = "local"
+    public let provisionsEmployees = false
+    let database: AppDatabase
+    /// A valid hash of a random password, verified against when the user is unknown.
+    private let decoyHash: String
+
+    public init(database: AppDatabase, cost: UInt8 = 12) {
+        self.database = database
+        self.decoyHash = makeDecoyHash(cost: cost)
+    }
+
+    public func authenticate(username: String, password: String) async throws -> DirectoryAccount {
+        let stored = try await database.passwordHash(username: username)
+        let matches = await Passwords.verify(password, hash: stored ?? decoyHash)
+        guard matches, stored != nil, let employee = try await database.employee(username: username) else {
+            throw SGError.unauthenticated("Wrong username or password.")
+        }
+        return DirectoryAccount(
+            username: employee.username, name: employee.name, surname: employee.surname, email: employee.email,
+            isAdmin: employee.isAdmin)
+    }
+}
+
+
+
+private func makeDecoyHash(cost: UInt8) -> String {
+    var generator = SystemRandomNumberGenerator()
+    let password = (0..<24).map { _ in String(UInt8.random(in: 0...255, using: &generator), radix: 16) }.joined()
+    return Bcrypt.hash(password, cost: cost)
+}
+
+/// A bearer token as handed to a client, with its expiry.
+public struct IssuedToken: Sendable {
+    public let token: String
+    public let expiresAt: Date
+    public let employee: Employee
+}
+
+/// Login, bearer tokens (random, stored as SHA-256 digests, with expiry) and logout.
+public struct Sessions: Sendable {
+    public let database: AppDatabase
+    public let directory: any EmployeeDirectory
+    public let tokenLifetime: TimeInterval
+    public let clock: any NowProvider
+
+    public init(database: AppDatabase, directory: any EmployeeDirectory, tokenLifetime: TimeInterval = 12 * 3600, clock: any NowProvider = SystemClock()) {
+        self.database = database
+        self.directory = directory
+        self.tokenLifetime = tokenLifetime
+        self.clock = clock
+    }
+
+    public func login(username: String, password: String) async throws -> IssuedToken {
+        let username = username.trimmingCharacters(in: .whitespaces)
+        // Many directories take an empty password as an anonymous bind that "succeeds": refuse before asking.
+        guard !username.isEmpty, !password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+              username.utf8.count <= 256, password.utf8.count <= 1024 else {
+            throw SGError.unauthenticated("Wrong username or password.")
+        }
+        let account = try await directory.authenticate(username: username, password: password)
+        let now = clock.now()
+        let employee: Employee
+        if directory.provisionsEmployees {
+            employee = try await database.provision(account, at: now)
+        } else if let found = try await database.employee(username: account.username) {
+            employee = found
+        } else {
+            throw SGError.unauthenticated("Wrong username or password.")
+        }
+        guard employee.isActive else {
+            throw SGError.forbidden("This account is deactivated. Ask an administrator if that is a mistake.")
+        }
+        return try await issue(for: employee, at: now)
+    }
+
+    public func issue(for employee: Employee, at now: Date) async throws -> IssuedToken {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let token = "sg_" + Self.base64URL(bytes)
+        let expires = now.addingTimeInterval(tokenLifetime)
+        let digest = SHA256.digest(Array(token.utf8))
+        try await database.write { (db: Database) in
+            // Expired tokens are swept as new ones are made, so the table stays small.
+            try db.execute(sql: "DELETE FROM auth_tokens WHERE expires_at < ?", arguments: [Timestamp.format(now)])
+            try db.execute(
+                sql: "INSERT INTO auth_tokens (token_hash, employee_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                arguments: [Data(digest), employee.id, Timestamp.format(now), Timestamp.format(expires)])
+        }
+        return IssuedToken(token: token, expiresAt: expires, employee: employee)
+    }
+
+    /// The active employee a live token belongs to, or nil.
+    public func employee(forToken token: String) async throws -> Employee? {
+        guard token.hasPrefix("sg_"), token.utf8.count < 100 else { return nil }
+        let digest = Data(SHA256.digest(Array(token.utf8)))
+        let now = Timestamp.format(clock.now())
+        return try await database.read { (db: Database) in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT e.id, e.username, e.name, e.surname, e.email, e.is_admin, e.is_active
+                        FROM auth_tokens t JOIN employees e ON e.id = t.employee_id
+                        WHERE t.token_hash = ? AND t.expires_at > ? AND e.is_active = 1
+                        """),
+                arguments: [digest, now]
+            ).map(Queries.employee(from:))
+        }
+    }
+
+    public func logout(token: String) async throws {
+        let digest = Data(SHA256.digest(Array(token.utf8)))
+        try await database.write { (db: Database) in
+            try db.execute(sql: "DELETE FROM auth_tokens WHERE token_hash = ?", arguments: [digest])
+        }
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SGAPI
+import SGCore
+import SGStore
+
+/// Reads configuration, opens and migrates the database, and serves the API until SIGTERM or SIGINT.
+@main
+struct SGServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sgserver",
+        abstract: "The SGEmployee holiday-management API server.",
+        discussion: "Every option can also be given by its environment variable (SG_HOST, SG_PORT, ...); a flag wins.")
+
+    @Option(help: "Address to listen on [SG_HOST, default 127.0.0.1].")
+    var host: String?
+
+    @Option(help: "Port to listen on [SG_PORT, default 8080].")
+    var port: String?
+
+    @Option(help: "SQLite database file, created and migrated on start [SG_DATABASE, default ./var/sgemployee.sqlite].")
+    var database: String?
+
+    @Option(help: "Where logins are checked: local [SG_DIRECTORY, default local].")
+    var directory: String?
+
+    @Option(help: "Lifetime of a bearer token in hours [SG_TOKEN_HOURS, default 12].")
+    var tokenHours: String?
+
+    @Flag(help: "On an empty database, create a demo company and print its logins [SG_SEED_DEMO=1].")
+    var seedDemo = false
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error [SG_LOG_LEVEL, default info].")
+    var logLevel: String?
+
+    func run() async throws {
+        // Line-buffer stdout so the printed logins show up promptly when piped to a file or `make`.
+        setvbuf(stdout, nil, _IOLBF, 0)
+        let environment = ProcessInfo.processInfo.environment
+        let settings: Settings
+        do {
+            settings = try Settings.resolve(
+                flags: [
+                    "SG_HOST": host, "SG_PORT": port, "SG_DATABASE": database, "SG_DIRECTORY": directory,
+                    "SG_TOKEN_HOURS": tokenHours, "SG_LOG_LEVEL": logLevel,
+                ],
+                environment: environment)
+        } catch let error as Settings.Problems {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(2)
+        }
+
+        var logger = Logger(label: "sgserver")
+        logger.logLevel = settings.logLevel
+        do {
+            let database = try AppDatabase.open(path: settings.databasePath, schema: .migrate)
+            let schema = try database.appliedMigrations()
+            logger.info("Database ready", metadata: ["path": "\(settings.databasePath)", "schema": "\(schema)"])
+            if seedDemo || environment["SG_SEED_DEMO"] == "1" {
+                let today = try await HolidayService(store: database).today()
+                if let logins = try await DemoCompany.seedIfEmpty(database, today: today) {
+                    print("Demo company created. Logins (username / password):")
+                    for login in logins {
+                        print("  \(login.username.padding(toLength: 8, withPad: " ", startingAt: 0))  \(login.password)\(login.isAdmin ? "   (admin)" : "")")
+                    }
+                } else {
+                    print("Database already has employees; demo data not added. Demo logins, if seeded earlier: admin / admin-demo-2026, alice / alice-demo-2026.")
+                }
+            }
+            let directory: any EmployeeDirectory = LocalAccountDirectory(database: database)
+            let services = Services(
+                database: database,
+                holidays: HolidayService(store: database),
+                sessions: Sessions(database: database, directory: directory, tokenLifetime: settings.tokenLifetime))
+            let app = buildApplication(
+                configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)
+            print("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(directory.kind))")
+            try await app.runService()
+        } catch let error as SGError {
+            FileHandle.standardError.write(Data("sgserver: \(error.message)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Start-up settings from flags and environment, every problem reported at once.
+struct Settings {
+    var host: String
+    var port: Int
+    var databasePath: String
+    var tokenLifetime: TimeInterval
+    var logLevel: Logger.Level
+
+    struct Problems: Error, CustomStringConvertible {
+        let messages: [String]
+        var description: String {
+            "sgserver: invalid configuration:\n" + messages.map { "  - \($0)" }.joined(separator: "\n")
+        }
+    }
+
+    static func resolve(flags: [String: String?], environment: [String: String]) throws -> Settings {
+        func value(_ name: String) -> String? { (flags[name] ?? nil) ?? environment[name] }
+        var problems: [String] = []
+
+        let host = value("SG_HOST") ?? "127.0.0.1"
+        if host.isEmpty { problems.append("SG_HOST / --host is empty") }
+
+        var port = 8080
+        if let text = value("SG_PORT") {
+            if let number = Int(text), (1...65535).contains(number) { port = number } else {
+                problems.append("SG_PORT / --port '\(text)' is not a port number (1-65535)")
+            }
+        }
+
+        let databasePath = value("SG_DATABASE") ?? "./var/sgemployee.sqlite"
+        if databasePath.isEmpty { problems.append("SG_DATABASE / --database is empty") }
+
+        let directory = value("SG_DIRECTORY") ?? "local"
+        if directory != "local" {
+            problems.append("SG_DIRECTORY / --directory '\(directory)' is not supported (supported: local)")
+        }
+
+        var hours = 12.0
+        if let text = value("SG_TOKEN_HOURS") {
+            if let number = Double(text), number > 0, number <= 24 * 90 { hours = number } else {
+                problems.append("SG_TOKEN_HOURS / --token-hours '\(text)' is not a number of hours between 0 and 2160")
+            }
+        }
+
+        var level = Logger.Level.info
+        if let text = value("SG_LOG_LEVEL") {
+            if let parsed = Logger.Level(rawValue: text) { level = parsed } else {
+                problems.append("SG_LOG_LEVEL / --log-level '\(text)' is not one of trace, debug, info, notice, warning, error, critical")
+            }
+        }
+
+        guard problems.isEmpty else { throw Problems(messages: problems) }
+        return Settings(host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: level)
+    }
+}
