@@ -235,10 +235,14 @@ struct Export: AsyncParsableCommand {
                 let temporary = output + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
                 do {
                     try Data(csv.utf8).write(to: URL(fileURLWithPath: temporary))
-                    _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: output), withItemAt: URL(fileURLWithPath: temporary))
                 } catch {
-                    try? FileManager.default.removeItem(atPath: temporary)
                     throw SGError.conflict("Could not write \(output): \(error.localizedDescription)")
+                }
+                // rename(2) replaces the target atomically.
+                guard rename(temporary, output) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    try? FileManager.default.removeItem(atPath: temporary)
+                    throw SGError.conflict("Could not write \(output): \(reason)")
                 }
             } else {
                 printOut(csv)

@@ -9,6 +9,8 @@ public struct Fixture: Sendable {
     public static let password = "correct-horse-9"
 
     public let database: AppDatabase
+    /// The day the fixture's clock stands on.
+    public let today: CalendarDate
     public let clock: FixedClock
     public let service: HolidayService
     public let admin: Employee
@@ -27,7 +29,7 @@ public struct Fixture: Sendable {
         }
         let clock = FixedClock(today: today)
         return Fixture(
-            database: database, clock: clock, service: HolidayService(store: database, clock: clock),
+            database: database, today: today, clock: clock, service: HolidayService(store: database, clock: clock),
             admin: try await add("admin", "Ada", "Admin", admin: true),
             secondAdmin: try await add("admin2", "Bea", "Boss", admin: true),
             alice: try await add("alice", "Alice", "Example", admin: false),
@@ -35,7 +37,14 @@ public struct Fixture: Sendable {
     }
 
     /// A date relative to `today`.
-    public func day(_ offset: Int) -> CalendarDate { Fixture.today.adding(days: offset)! }
+    public func day(_ offset: Int) -> CalendarDate { today.adding(days: offset)! }
+
+    /// The first Monday-to-Friday day at least `offset` days from `today`.
+    public func weekday(_ offset: Int) -> CalendarDate {
+        var date = day(offset)
+        while date.isoWeekday > 5 { date = date.adding(days: 1)! }
+        return date
+    }
 
     public static func date(_ text: String) -> CalendarDate { CalendarDate(iso: text)! }
 
