@@ -77,6 +77,17 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "sgadmin", dependencies: ["SGAdmin"], swiftSettings: strict),
+        // Benchmark tools for `make bench`: a synthetic company written straight into a new database. Not a product.
+        .executableTarget(
+            name: "sgbench",
+            dependencies: [
+                "SGCore",
+                "SGStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
 
         // Fixtures shared by the test targets: a fixed clock, a database with a few employees.
         .target(name: "SGTestSupport", dependencies: ["SGCore", "SGStore", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/SGTestSupport", swiftSettings: strict),

@@ -82,17 +82,14 @@ public struct Sessions: Sendable {
     }
 
     public func issue(for employee: Employee, at now: Date) async throws -> IssuedToken {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let token = "sg_" + Self.base64URL(bytes)
+        let (token, digest) = Self.makeToken()
         let expires = now.addingTimeInterval(tokenLifetime)
-        let digest = SHA256.digest(Array(token.utf8))
         try await database.write { (db: Database) in
             // Expired tokens are swept as new ones are made, so the table stays small.
             try db.execute(sql: "DELETE FROM auth_tokens WHERE expires_at < ?", arguments: [Timestamp.format(now)])
             try db.execute(
                 sql: "INSERT INTO auth_tokens (token_hash, employee_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [Data(digest), employee.id, Timestamp.format(now), Timestamp.format(expires)])
+                arguments: [digest, employee.id, Timestamp.format(now), Timestamp.format(expires)])
         }
         return IssuedToken(token: token, expiresAt: expires, employee: employee)
     }
@@ -100,7 +97,7 @@ public struct Sessions: Sendable {
     /// The active employee a live token belongs to, or nil.
     public func employee(forToken token: String) async throws -> Employee? {
         guard token.hasPrefix("sg_"), token.utf8.count < 100 else { return nil }
-        let digest = Data(SHA256.digest(Array(token.utf8)))
+        let digest = Self.digest(token)
         let now = Timestamp.format(clock.now())
         return try await database.read { (db: Database) in
             try Row.fetchOne(
@@ -116,10 +113,23 @@ public struct Sessions: Sendable {
     }
 
     public func logout(token: String) async throws {
-        let digest = Data(SHA256.digest(Array(token.utf8)))
+        let digest = Self.digest(token)
         try await database.write { (db: Database) in
             try db.execute(sql: "DELETE FROM auth_tokens WHERE token_hash = ?", arguments: [digest])
         }
+    }
+
+    /// A new bearer token (256 random bits) and the digest under which it is stored.
+    public static func makeToken() -> (token: String, digest: Data) {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let token = "sg_" + base64URL(bytes)
+        return (token, digest(token))
+    }
+
+    /// What `auth_tokens.token_hash` holds for `token`.
+    public static func digest(_ token: String) -> Data {
+        Data(SHA256.digest(Array(token.utf8)))
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {
