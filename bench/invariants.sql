@@ -1,0 +1,43 @@
+-- Balance and history invariants, checked from the database after the load (bench/run.sh).
+-- Each line prints "name|violations"; every count must be 0.
+
+-- Approved plus pending working days never exceed an employee-year's allowance (its override, else the default).
+SELECT 'balance: approved + pending <= allowance', COUNT(*) FROM (
+    SELECT d.employee_id, d.year, SUM(d.days) AS held,
+           COALESCE((SELECT a.days FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year),
+                    (SELECT default_allowance FROM company WHERE id = 1)) AS allowance
+    FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+    WHERE r.status IN ('pending', 'approved')
+    GROUP BY d.employee_id, d.year
+    HAVING held > allowance);
+
+-- No two pending or approved requests of one employee share a day.
+SELECT 'no overlap between held requests', COUNT(*)
+FROM holiday_requests a JOIN holiday_requests b
+  ON b.employee_id = a.employee_id AND b.id > a.id AND b.start_date <= a.end_date AND b.end_date >= a.start_date
+WHERE a.status IN ('pending', 'approved') AND b.status IN ('pending', 'approved');
+
+-- A request's working days are the sum of its per-year split, each year within its dates, same employee.
+SELECT 'working days = sum of per-year days', COUNT(*) FROM holiday_requests r
+WHERE r.working_days != (SELECT COALESCE(SUM(d.days), 0) FROM holiday_request_days d WHERE d.request_id = r.id);
+SELECT 'per-year days belong to the request''s employee and years', COUNT(*)
+FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+WHERE d.employee_id != r.employee_id
+   OR d.year < CAST(substr(r.start_date, 1, 4) AS INTEGER) OR d.year > CAST(substr(r.end_date, 1, 4) AS INTEGER);
+
+-- Every request's history starts with its creation, chains from state to state, and ends in its current state.
+SELECT 'history ends in the current status', COUNT(*) FROM holiday_requests r
+WHERE r.status IS NOT (SELECT e.to_status FROM holiday_events e WHERE e.request_id = r.id ORDER BY e.id DESC LIMIT 1);
+SELECT 'history starts with a creation', COUNT(*) FROM holiday_requests r
+WHERE (SELECT e.from_status IS NULL AND e.to_status = 'pending'
+       FROM holiday_events e WHERE e.request_id = r.id ORDER BY e.id LIMIT 1) IS NOT 1;
+SELECT 'each event moves from the previous state', COUNT(*) FROM holiday_events e
+WHERE e.from_status IS NOT (SELECT p.to_status FROM holiday_events p WHERE p.request_id = e.request_id AND p.id < e.id
+                            ORDER BY p.id DESC LIMIT 1);
+SELECT 'each move is allowed by the state machine', COUNT(*) FROM holiday_events
+WHERE from_status IS NOT NULL AND (from_status || '>' || to_status) NOT IN
+      ('pending>approved', 'pending>rejected', 'approved>pending', 'pending>cancelled', 'approved>cancelled');
+SELECT 'decided requests name who decided', COUNT(*) FROM holiday_requests
+WHERE status IN ('approved', 'rejected') AND (decided_by IS NULL OR decided_at IS NULL);
+
+SELECT 'foreign keys', COUNT(*) FROM pragma_foreign_key_check;

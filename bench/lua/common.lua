@@ -1,0 +1,58 @@
+-- Shared by the wrk scripts of `make bench`: tokens, thread numbering, and one JSON line of results.
+-- Each wrk thread runs its own copy of a script; setup() and done() run in a separate, shared environment.
+
+bench = {}
+
+-- Lines "employee_id<TAB>username<TAB>admin(0/1)<TAB>token" written by `sgbench seed`.
+function bench.tokens()
+    local path = os.getenv("BENCH_TOKENS") or error("BENCH_TOKENS is not set")
+    local all, admins, employees = {}, {}, {}
+    for line in io.lines(path) do
+        local id, username, admin, token = line:match("^(%d+)\t([^\t]+)\t([01])\t(%S+)$")
+        if id then
+            local entry = { id = tonumber(id), username = username, admin = admin == "1", token = token }
+            all[entry.id] = entry
+            if entry.admin then admins[#admins + 1] = entry else employees[#employees + 1] = entry end
+        end
+    end
+    return all, admins, employees
+end
+
+function bench.auth(entry)
+    return { ["Authorization"] = "Bearer " .. entry.token }
+end
+
+local threads = {}
+
+function setup(thread)
+    threads[#threads + 1] = thread
+    thread:set("thread_index", #threads)  -- 1-based
+end
+
+-- Counters a script keeps in its thread's globals, summed over threads in done().
+bench.counters = {}
+
+function done(summary, latency, requests)
+    local errors = summary.errors
+    local extra = {}
+    for _, name in ipairs(bench.counters) do
+        local total = 0
+        for _, thread in ipairs(threads) do total = total + (thread:get(name) or 0) end
+        extra[#extra + 1] = string.format('"%s":%d', name, total)
+    end
+    local seconds = summary.duration / 1e6
+    io.write(string.format(
+        'BENCH_RESULT {"requests":%d,"seconds":%.3f,"rps":%.1f,"p50_ms":%.3f,"p90_ms":%.3f,"p99_ms":%.3f,"max_ms":%.3f,' ..
+        '"mean_ms":%.3f,"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}%s}\n',
+        summary.requests, seconds, summary.requests / seconds,
+        latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+        latency.mean / 1000, errors.connect, errors.read, errors.write, errors.status, errors.timeout,
+        #extra > 0 and ("," .. table.concat(extra, ",")) or ""))
+end
+
+-- Optional pacing: BENCH_DELAY_MS makes each connection wait that long between requests, so the offered load is
+-- bounded instead of saturating (latency then measures service time, not queueing).
+local pause = tonumber(os.getenv("BENCH_DELAY_MS") or "")
+if pause and pause > 0 then
+    function delay() return pause end
+end

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Turns the files bench/run.sh collected into a table (stdout) and a JSON file under bench/results/.
+
+Exits 1 when an invariant is broken or a load saw errors, so `make bench` fails loudly."""
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+
+def read_json(path):
+    with open(path) as handle:
+        return json.loads(handle.read().strip().splitlines()[-1])
+
+
+def command_output(*command):
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def machine():
+    model = ""
+    with open("/proc/cpuinfo") as handle:
+        for line in handle:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    memory_kib = 0
+    with open("/proc/meminfo") as handle:
+        for line in handle:
+            if line.startswith("MemTotal:"):
+                memory_kib = int(line.split()[1])
+    commit = command_output("git", "rev-parse", "--short", "HEAD")
+    if command_output("git", "status", "--porcelain", "--untracked-files=no"):
+        commit += "+changes"
+    return {
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "memory_gib": round(memory_kib / 1024 / 1024, 1),
+        "kernel": platform.release(),
+        "os": command_output("sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"),
+        "swift": command_output("swift", "--version").splitlines()[0] if command_output("swift", "--version") else "",
+        "sqlite": command_output("sqlite3", "--version").split(" ")[0],
+        "wrk": command_output("sh", "-c", "wrk -v 2>&1 | head -1"),
+        "commit": commit,
+        "load_average_at_start": open(os.path.join(ARGS.dir, "loadavg-start")).read().split()[:3],
+    }
+
+
+parser = argparse.ArgumentParser()
+for name in ["dir", "seed", "seconds", "connections", "threads", "paced-delay", "busiest-year", "free-year",
+             "pending-rows", "export-rows", "server-rss-kib", "server-hwm-kib", "port"]:
+    parser.add_argument("--" + name, required=True)
+ARGS = parser.parse_args()
+
+scenarios = [
+    ("baseline", "1 baseline: GET /v1/health (no auth, no database)"),
+    ("me_holidays", "2 employee: GET /v1/me/holidays"),
+    ("admin_pending", "3 admin: GET /v1/holidays?status=pending, first page"),
+    ("writes", "4 write mix, saturated: create, approve/reject/revert/cancel"),
+    ("writes_paced", f"4p write mix, paced ({ARGS.paced_delay} ms pause per connection)"),
+    ("sgadmin_load", "5 load beside sgadmin (scenario 2's requests)"),
+]
+results = {key: read_json(os.path.join(ARGS.dir, key + ".json")) for key, _ in scenarios}
+baseline_rps = results["baseline"]["rps"]
+for key, title in scenarios:
+    result = results[key]
+    result["title"] = title
+    result["ratio_to_baseline"] = round(result["rps"] / baseline_rps, 3)
+    result["error_count"] = sum(result["errors"].values()) + result.get("failures", 0) + result.get("unreadable", 0)
+
+sgadmin = {}
+with open(os.path.join(ARGS.dir, "sgadmin.jsonl")) as handle:
+    for line in handle:
+        run = json.loads(line)
+        sgadmin.setdefault(run["command"], []).append(run)
+commands = {}
+for name, runs in sgadmin.items():
+    walls = [run["wall_ms"] for run in runs]
+    commands[name] = {
+        "runs": len(runs),
+        "wall_ms_median": round(statistics.median(walls), 1),
+        "wall_ms_max": round(max(walls), 1),
+        "peak_rss_mib_max": round(max(run["peak_rss_kib"] for run in runs) / 1024, 1),
+    }
+commands["pending"]["rows"] = int(ARGS.pending_rows)
+commands["export"]["rows"] = int(ARGS.export_rows)
+commands["export"]["year"] = int(ARGS.busiest_year)
+
+invariants = []
+with open(os.path.join(ARGS.dir, "invariants.txt")) as handle:
+    for line in handle:
+        name, _, count = line.strip().rpartition("|")
+        if name:
+            invariants.append({"check": name, "violations": int(count)})
+broken = [check for check in invariants if check["violations"] != 0]
+
+server_rss_mib = round(int(ARGS.server_rss_kib) / 1024, 1)
+writes, paced, employee = results["writes"], results["writes_paced"], results["me_holidays"]
+targets = [
+    ("scenario 2 >= 60% of baseline req/s", employee["ratio_to_baseline"] >= 0.60, f'{employee["ratio_to_baseline"]:.0%}'),
+    ("scenario 2 p99 <= 10 ms", employee["p99_ms"] <= 10, f'{employee["p99_ms"]:.2f} ms'),
+    ("scenario 4 transitions p99 <= 5 ms (paced)", paced["p99_ms"] <= 5, f'{paced["p99_ms"]:.2f} ms'),
+    ("scenario 4 transitions p99 <= 5 ms (saturated)", writes["p99_ms"] <= 5, f'{writes["p99_ms"]:.2f} ms'),
+    ("scenario 4 errors = 0", writes["error_count"] + paced["error_count"] == 0, str(writes["error_count"] + paced["error_count"])),
+    ("invariants hold after the load", not broken, f"{len(invariants) - len(broken)}/{len(invariants)}"),
+    ("sgadmin export <= 1 s", commands["export"]["wall_ms_median"] <= 1000, f'{commands["export"]["wall_ms_median"]:.0f} ms'),
+    ("sgadmin export <= 100 MB", commands["export"]["peak_rss_mib_max"] <= 100, f'{commands["export"]["peak_rss_mib_max"]:.0f} MiB'),
+    ("sgadmin pending <= 150 ms", commands["pending"]["wall_ms_median"] <= 150, f'{commands["pending"]["wall_ms_median"]:.0f} ms'),
+    ("server RSS <= 150 MB", server_rss_mib <= 150, f"{server_rss_mib:.0f} MiB"),
+]
+
+now = datetime.datetime.now(datetime.timezone.utc)
+report = {
+    "date": now.isoformat(timespec="seconds"),
+    "machine": machine(),
+    "settings": {
+        "seed": int(ARGS.seed), "seconds_per_scenario": int(ARGS.seconds), "connections": int(ARGS.connections),
+        "wrk_threads": int(ARGS.threads), "paced_delay_ms": int(ARGS.paced_delay), "free_year": int(ARGS.free_year),
+    },
+    "seed_summary": open(os.path.join(ARGS.dir, "seed.txt")).read().strip(),
+    "scenarios": results,
+    "sgadmin": commands,
+    "server": {"rss_mib_after_run": server_rss_mib, "peak_rss_mib": round(int(ARGS.server_hwm_kib) / 1024, 1)},
+    "invariants": invariants,
+    "targets": [{"target": name, "met": met, "measured": value} for name, met, value in targets],
+}
+path = os.path.join("bench", "results", now.strftime("bench-%Y%m%d-%H%M%S.json"))
+with open(path, "w") as handle:
+    json.dump(report, handle, indent=2)
+    handle.write("\n")
+
+info = report["machine"]
+print(f"\nSGEmployee bench, {now:%Y-%m-%d %H:%M} UTC, {info['cpu']} ({info['cores']} cores, {info['memory_gib']} GiB), "
+      f"{info['os']}, commit {info['commit']}")
+print(f"{ARGS.connections} connections, {ARGS.threads} wrk threads, {ARGS.seconds} s per scenario, seed {ARGS.seed}; "
+      f"load average at start {' '.join(info['load_average_at_start'])}\n")
+print(f"| {'scenario':<62} | {'req/s':>8} | {'vs 1':>5} | {'p50 ms':>7} | {'p99 ms':>7} | {'errors':>6} |")
+print(f"|{'-' * 64}|{'-' * 10}|{'-' * 7}|{'-' * 9}|{'-' * 9}|{'-' * 8}|")
+for key, title in scenarios:
+    result = results[key]
+    print(f"| {title:<62} | {result['rps']:>8.0f} | {result['ratio_to_baseline']:>5.0%} | {result['p50_ms']:>7.2f} | "
+          f"{result['p99_ms']:>7.2f} | {result['error_count']:>6} |")
+print(f"\nwrite mix (saturated): {writes.get('creates', 0)} creates, {writes.get('approves', 0)} approves, "
+      f"{writes.get('rejects', 0)} rejects, {writes.get('reverts', 0)} reverts, {writes.get('cancels', 0)} cancels\n")
+print(f"| {'sgadmin, under scenario 2 load':<48} | {'median ms':>9} | {'max ms':>7} | {'peak RSS MiB':>12} |")
+print(f"|{'-' * 50}|{'-' * 11}|{'-' * 9}|{'-' * 14}|")
+labels = {
+    "pending": f"sgadmin pending ({commands['pending']['rows']} rows)",
+    "approve": "sgadmin approve N",
+    "export": f"sgadmin export --year {ARGS.busiest_year} ({commands['export']['rows']} rows)",
+}
+for name in ["pending", "approve", "export"]:
+    if name in commands:
+        command = commands[name]
+        print(f"| {labels[name]:<48} | {command['wall_ms_median']:>9.0f} | {command['wall_ms_max']:>7.0f} | "
+              f"{command['peak_rss_mib_max']:>12.1f} |")
+print(f"\nserver RSS after the run: {server_rss_mib:.0f} MiB (peak {report['server']['peak_rss_mib']:.0f} MiB)")
+print(f"invariants: {'all hold' if not broken else 'BROKEN'} ({len(invariants)} checks)")
+for check in broken:
+    print(f"  BROKEN: {check['check']}: {check['violations']} violations")
+print("\ntargets:")
+for name, met, value in targets:
+    print(f"  [{'met' if met else 'MISSED'}] {name}: {value}")
+print(f"\nresults: {path}")
+
+if broken:
+    print("bench: FAILED: balance or history invariants are broken", file=sys.stderr)
+    sys.exit(1)
+if any(results[key]["error_count"] for key, _ in scenarios):
+    print("bench: FAILED: a load saw errors", file=sys.stderr)
+    sys.exit(1)

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# `make bench`: seeds a synthetic company into a fresh database, serves it with a release sgserver on 127.0.0.1,
+# drives it with wrk, times sgadmin beside it, checks every balance invariant, and writes a table (stdout) and a
+# JSON file (bench/results/). Each load runs for a fixed time and stops by itself.
+#
+# Settings (environment): BENCH_SECONDS (per scenario, default 15), BENCH_CONNECTIONS (64), BENCH_THREADS (wrk
+# threads, 2), BENCH_SEED (42), BENCH_EMPLOYEES (10000), BENCH_REQUESTS (300000), BENCH_YEARS (5),
+# BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix, 20), BENCH_DIR (./var/bench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+
+seconds=${BENCH_SECONDS:-15}
+connections=${BENCH_CONNECTIONS:-64}
+threads=${BENCH_THREADS:-2}
+seed=${BENCH_SEED:-42}
+employees=${BENCH_EMPLOYEES:-10000}
+requests=${BENCH_REQUESTS:-300000}
+years=${BENCH_YEARS:-5}
+paced_delay=${BENCH_PACED_DELAY_MS:-20}
+dir=${BENCH_DIR:-./var/bench}
+
+say() { printf '== %s\n' "$*" >&2; }
+fail() { printf 'bench: FAILED: %s\n' "$*" >&2; exit 1; }
+
+scripts/install-deps.sh wrk time curl
+command -v python3 >/dev/null || scripts/install-deps.sh python3
+
+say "release build"
+swift build -c release 2>&1 | grep -E "error|warning: .*Sources|Compiling|Build complete" | grep -v "^\[" >&2 || true
+bin=$(swift build -c release --show-bin-path)
+for tool in sgserver sgadmin sgbench; do [ -x "$bin/$tool" ] || fail "release build did not produce $tool"; done
+
+rm -rf "$dir"
+mkdir -p "$dir" bench/results
+cat /proc/loadavg > "$dir/loadavg-start"
+db="$dir/bench.sqlite"
+export SG_DATABASE="$db"
+
+say "seeding $employees employees, $requests requests over $years years (seed $seed)"
+"$bin/sgbench" seed --database "$db" --tokens "$dir/tokens.tsv" --seed "$seed" \
+    --employees "$employees" --requests "$requests" --years "$years" | tee "$dir/seed.txt" >&2
+
+q() { sqlite3 -batch -noheader "$db" "$@"; }
+free_year=$(( $(date -u +%Y) + 2 ))
+q "WITH RECURSIVE d(x) AS (SELECT '$free_year-01-01' UNION ALL SELECT date(x, '+1 day') FROM d WHERE x < '$free_year-12-31')
+   SELECT x FROM d WHERE strftime('%w', x) NOT IN ('0', '6') AND x NOT IN (SELECT date FROM public_holidays);" > "$dir/days.txt"
+busiest_year=$(q "SELECT year FROM holiday_request_days GROUP BY year ORDER BY COUNT(*) DESC, year LIMIT 1;")
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+say "starting sgserver on 127.0.0.1:$port"
+"$bin/sgserver" --host 127.0.0.1 --port "$port" --database "$db" --log-level warning > "$dir/server.log" 2>&1 &
+server=$!
+background=""
+cleanup() {
+    [ -n "$background" ] && kill "$background" 2>/dev/null || true
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 1 100); do
+    curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null && break
+    kill -0 "$server" 2>/dev/null || { cat "$dir/server.log" >&2; fail "sgserver did not start"; }
+    sleep 0.2
+done
+curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null || fail "sgserver does not answer /v1/health"
+
+export BENCH_TOKENS="$dir/tokens.tsv" BENCH_DAYS="$dir/days.txt" BENCH_LUA_DIR="$PWD/bench/lua" BENCH_THREADS="$threads"
+
+# run_wrk NAME SCRIPT PATH SECONDS [VAR=VALUE ...]: one time-bounded wrk run; its results go to $dir/NAME.json.
+run_wrk() {
+    local name=$1 script=$2 path=$3 duration=$4
+    shift 4
+    env "$@" timeout --signal=INT $((duration + 30)) \
+        wrk -t "$threads" -c "$connections" -d "${duration}s" --timeout 5s --latency -s "bench/lua/$script" \
+        "http://127.0.0.1:$port$path" > "$dir/$name.out" 2> "$dir/$name.err" || true
+    grep -o 'BENCH_RESULT .*' "$dir/$name.out" | sed 's/^BENCH_RESULT //' > "$dir/$name.json" || true
+    [ -s "$dir/$name.json" ] || { cat "$dir/$name.out" "$dir/$name.err" >&2; fail "wrk gave no result for $name"; }
+    say "$name: $(cat "$dir/$name.json")"
+    [ -s "$dir/$name.err" ] && head -5 "$dir/$name.err" >&2 || true
+}
+
+say "warm-up (3 s, not reported)"
+run_wrk warmup me_holidays.lua /v1/me/holidays 3
+
+say "1 baseline: GET /v1/health"
+run_wrk baseline baseline.lua /v1/health "$seconds"
+say "2 employee: GET /v1/me/holidays"
+run_wrk me_holidays me_holidays.lua /v1/me/holidays "$seconds"
+say "3 admin: GET /v1/holidays?status=pending"
+run_wrk admin_pending admin_pending.lua "/v1/holidays?status=pending" "$seconds"
+
+# 5: sgadmin beside a server kept busy with scenario 2's load.
+say "5 sgadmin under load (pending, approve, export --year $busiest_year)"
+load_seconds=$((seconds * 2 + 10))
+run_wrk sgadmin_load me_holidays.lua /v1/me/holidays "$load_seconds" &
+background=$!
+sleep 2
+# time_cmd NAME COMMAND...: wall time (ms, from the shell) and peak RSS (KiB, from /usr/bin/time -v), appended as JSON.
+: > "$dir/sgadmin.jsonl"
+time_cmd() {
+    local name=$1
+    shift
+    local start end status=0
+    start=$(date +%s%N)
+    /usr/bin/time -v -o "$dir/time.txt" "$@" > "$dir/$name.stdout" 2> "$dir/$name.stderr" || status=$?
+    end=$(date +%s%N)
+    [ "$status" -eq 0 ] || { cat "$dir/$name.stderr" >&2; fail "$* exited $status"; }
+    local rss
+    rss=$(grep "Maximum resident set size" "$dir/time.txt" | grep -oE '[0-9]+$')
+    printf '{"command":"%s","wall_ms":%.1f,"peak_rss_kib":%d}\n' "$name" "$(( (end - start) / 1000 ))e-3" "$rss" >> "$dir/sgadmin.jsonl"
+}
+pending_ids=$(q "SELECT id FROM holiday_requests WHERE status = 'pending' AND employee_id > (SELECT MAX(id) FROM employees WHERE is_admin = 1) ORDER BY id LIMIT 5;")
+for round in 1 2 3 4 5; do
+    time_cmd pending "$bin/sgadmin" pending
+    id=$(echo "$pending_ids" | sed -n "${round}p")
+    [ -n "$id" ] && time_cmd approve "$bin/sgadmin" approve "$id" --as admin01 --note "bench"
+    time_cmd export "$bin/sgadmin" export --year "$busiest_year" --output "$dir/export-$busiest_year.csv"
+done
+pending_rows=$(($(wc -l < "$dir/pending.stdout") - 1))
+export_rows=$(($(wc -l < "$dir/export-$busiest_year.csv") - 1))
+expected_rows=$(q "SELECT COUNT(*) FROM holiday_requests WHERE start_date <= '$busiest_year-12-31' AND end_date >= '$busiest_year-01-01';")
+[ "$export_rows" -eq "$expected_rows" ] || fail "export has $export_rows rows, the database $expected_rows"
+wait "$background" || true
+background=""
+
+say "4 write mix, saturated: create -> approve/reject/revert/cancel"
+run_wrk writes writes.lua / "$seconds"
+say "4p write mix, paced: each connection pauses ${paced_delay} ms between requests"
+run_wrk writes_paced writes.lua / "$seconds" BENCH_DELAY_MS="$paced_delay"
+
+say "server memory"
+rss_kib=$(grep VmRSS "/proc/$server/status" | grep -oE '[0-9]+')
+hwm_kib=$(grep VmHWM "/proc/$server/status" | grep -oE '[0-9]+')
+
+say "invariants"
+sqlite3 -batch -noheader "$db" < bench/invariants.sql > "$dir/invariants.txt"
+cat "$dir/invariants.txt" >&2
+
+kill "$server"
+wait "$server" 2>/dev/null || true
+trap - EXIT
+
+python3 bench/report.py --dir "$dir" --seed "$seed" --seconds "$seconds" --connections "$connections" --threads "$threads" \
+    --paced-delay "$paced_delay" --busiest-year "$busiest_year" --free-year "$free_year" --pending-rows "$pending_rows" \
+    --export-rows "$export_rows" --server-rss-kib "$rss_kib" --server-hwm-kib "$hwm_kib" --port "$port"
