@@ -2,7 +2,14 @@
 public enum CSV {
     /// One record: cells quoted when they hold a comma, quote, CR or LF; lines end with CRLF as RFC 4180 says.
     public static func record(_ cells: [Cell]) -> String {
-        cells.map(\.encoded).joined(separator: ",") + "\r\n"
+        var line = ""
+        line.reserveCapacity(cells.count * 16)
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { line.append(",") }
+            cell.append(to: &line)
+        }
+        line.append("\r\n")
+        return line
     }
 
     public enum Cell: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
@@ -14,18 +21,27 @@ public enum CSV {
         public init(stringLiteral value: String) { self = .text(value) }
         public init(integerLiteral value: Int) { self = .number(value) }
 
-        var encoded: String {
+        /// Decided on UTF-8 bytes: every character that matters here is ASCII, and a byte of a multi-byte character
+        /// is never ASCII.
+        func append(to line: inout String) {
             switch self {
             case .number(let value):
-                return String(value)
-            case .text(var value):
-                if let first = value.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
-                    value = "'" + value
+                line.append(String(value))
+            case .text(let value):
+                let utf8 = value.utf8
+                let formula = utf8.first.map { [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains($0) } ?? false
+                let quoted = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
+                if quoted { line.append("\"") }
+                if formula { line.append("'") }
+                if quoted && utf8.contains(UInt8(ascii: "\"")) {
+                    // By scalar: a quote followed by a combining mark is still a quote to a CSV reader.
+                    for scalar in value.unicodeScalars {
+                        if scalar == "\"" { line.append("\"\"") } else { line.unicodeScalars.append(scalar) }
+                    }
+                } else {
+                    line.append(value)
                 }
-                if value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) {
-                    return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                }
-                return value
+                if quoted { line.append("\"") }
             }
         }
     }

@@ -18,27 +18,33 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// Parses exactly `YYYY-MM-DD`; anything else (2026-02-30, 2026-2-3, a time suffix) is nil.
     public init?(iso text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        var text = text
+        guard let date = text.withUTF8({ CalendarDate(isoBytes: $0) }) else { return nil }
+        self = date
+    }
+
+    /// `init(iso:)` over UTF-8 bytes, such as a database column, without making a `String` first.
+    public init?(isoBytes bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = ASCIIDigits.value(bytes, 0..<4), let month = ASCIIDigits.value(bytes, 5..<7),
+              let day = ASCIIDigits.value(bytes, 8..<10)
+        else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
     public var description: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        String(unsafeUninitializedCapacity: 10) { buffer in write(into: buffer) }
+    }
+
+    /// Writes the 10 bytes of `description` at the start of `buffer` (which must hold 10); returns 10.
+    @discardableResult
+    public func write(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        ASCIIDigits.write(year, width: 4, into: buffer, at: 0)
+        buffer[4] = UInt8(ascii: "-")
+        ASCIIDigits.write(month, width: 2, into: buffer, at: 5)
+        buffer[7] = UInt8(ascii: "-")
+        ASCIIDigits.write(day, width: 2, into: buffer, at: 8)
+        return 10
     }
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
@@ -114,5 +120,27 @@ extension CalendarDate: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
+    }
+}
+
+/// Fixed-width decimal fields of ISO 8601 text.
+enum ASCIIDigits {
+    /// `value` (0 ... 10^width - 1) with leading zeros.
+    static func write(_ value: Int, width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        var value = value
+        for index in stride(from: start + width - 1, through: start, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        }
+    }
+
+    static func value(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var value = 0
+        for index in range {
+            let byte = bytes[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 }

@@ -29,10 +29,11 @@ public final class FixedClock: NowProvider, @unchecked Sendable {
 extension CalendarDate {
     /// The calendar date of `instant` in `timeZone`: where holidays meet instants.
     public init(_ instant: Date, in timeZone: TimeZone) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        // Foundation always yields a valid Gregorian day for a finite instant.
-        self = CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+        // The local date is the day of the instant shifted by the zone's offset at that instant.
+        let seconds = Int(instant.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: instant)
+        let (days, remainder) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        // Dates outside years 1...9999 are clamped; no instant the server meets is near them.
+        self = CalendarDate(dayNumber: remainder < 0 ? days - 1 : days)
+            ?? (seconds < 0 ? CalendarDate(year: 1, month: 1, day: 1)! : CalendarDate(year: 9999, month: 12, day: 31)!)
     }
 }

@@ -181,7 +181,7 @@ public struct HolidayService: Sendable {
     }
 
     public static func today(_ now: Date, _ company: CompanySettings) -> CalendarDate {
-        CalendarDate(now, in: TimeZone(identifier: company.timeZoneIdentifier) ?? .gmt)
+        CalendarDate(now, in: company.timeZone)
     }
 
     public func today() async throws -> CalendarDate {

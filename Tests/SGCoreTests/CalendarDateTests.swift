@@ -50,6 +50,42 @@ import Testing
         #expect(CalendarDate(instant, in: TimeZone(identifier: "America/New_York")!).description == "2026-12-31")
     }
 
+    @Test func agreesWithFoundationsCalendarInEveryKindOfZone() {
+        // Offsets east and west, half and three-quarter hours, daylight saving changes both ways, the date line.
+        let zones = ["UTC", "Europe/Madrid", "America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe",
+                     "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/St_Johns"].map { TimeZone(identifier: $0)! }
+        var generator = SystemRandomNumberGenerator()
+        var instants = (0..<400).map { _ in Date(timeIntervalSince1970: Double(Int.random(in: -100_000_000...4_000_000_000, using: &generator))) }
+        // Around the 2026 transitions in Europe and the US, minute by minute.
+        for start in [1_774_746_000, 1_792_890_000, 1_773_036_000, 1_793_595_600] {
+            instants += stride(from: start - 7200, through: start + 7200, by: 60).map { Date(timeIntervalSince1970: Double($0)) }
+        }
+        for zone in zones {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            for instant in instants {
+                let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+                #expect(CalendarDate(instant, in: zone) == CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!),
+                        "\(instant) in \(zone.identifier)")
+            }
+        }
+    }
+
+    @Test func parsesDatesAndInstantsFromBytesAsFromText() {
+        for text in ["2026-08-10", "2024-02-29", "2026-02-30", "2026-8-10", "2026-08-10T", "abcd-ef-gh", ""] {
+            var copy = text
+            #expect(copy.withUTF8 { CalendarDate(isoBytes: $0) } == CalendarDate(iso: text))
+        }
+        for text in ["2026-11-21T09:30:00.250Z", "2026-11-21T09:30:00Z", "2026-11-21T09:30:00.25Z", "2026-11-21 09:30:00Z",
+                     "2026-11-21T09-30-00Z", "2026-13-21T09:30:00Z"] {
+            var copy = text
+            #expect(copy.withUTF8 { Timestamp.parse($0) } == Timestamp.parse(text))
+        }
+        #expect(Timestamp.parse("2026-11-21T09-30-00Z") == nil)
+        #expect(CalendarDate(iso: "0001-01-01")?.description == "0001-01-01")
+        #expect(CalendarDate(iso: "9999-12-31")?.description == "9999-12-31")
+    }
+
     @Test func decodesOnlyValidDatesFromJSON() throws {
         struct Body: Decodable { let date: CalendarDate }
         #expect(try JSONDecoder().decode(Body.self, from: Data(#"{"date":"2026-08-10"}"#.utf8)).date.day == 10)

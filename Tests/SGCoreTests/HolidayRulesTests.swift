@@ -117,5 +117,7 @@ import Testing
         #expect(CSV.record(["=SUM(A1)", "+1", "-2", "@cmd", "José Núñez"]) == "'=SUM(A1),'+1,'-2,'@cmd,José Núñez\r\n")
         #expect(CSV.record(["=1,2"]) == "\"'=1,2\"\r\n")
         #expect(CSV.record([.number(-3)]) == "-3\r\n")
+        // A quote carrying a combining mark is still doubled; CR LF inside a cell is quoted.
+        #expect(CSV.record(["a\"\u{301}b", "x\r\ny", "\tTab"]) == "\"a\"\"\u{301}b\",\"x\r\ny\",'\tTab\r\n")
     }
 }
