@@ -40,6 +40,8 @@ let package = Package(
                 "SGCore",
                 "SGMigrations",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the statements of the rules and the hot reads (SQLConnection).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -28,10 +28,12 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     // Added before any route so it wraps every route and the not-found responder.
     router.add(middleware: ProblemMiddleware())
 
-    let schema = (try? services.database.appliedMigrations()) ?? []
+    var health = JSONWriter(capacity: 64)
+    DTO.Health(status: "ok", schema: (try? services.database.appliedMigrations()) ?? []).write(to: &health)
+    let healthBody = health.buffer
     /// Liveness: answers once the database is open and migrated (the server only listens after that).
     router.get("/v1/health") { _, _ in
-        try JSON.response(DTO.Health(status: "ok", schema: schema))
+        JSON.response(healthBody)
     }
     AuthController(services: services).addPublicRoutes(to: router)
 

@@ -12,10 +12,14 @@ struct AuthMiddleware: RouterMiddleware {
             throw SGError.unauthenticated("Log in first: send Authorization: Bearer <token>.")
         }
         let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        // The scheme is case-insensitive; compared byte by byte (ASCII letters folded) rather than lowercased.
+        guard parts.count == 2, parts[0].utf8.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else {
             throw SGError.unauthenticated("The Authorization header must be 'Bearer <token>'.")
         }
-        let token = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        var trimmed = parts[1]
+        while let first = trimmed.first, first == " " || first == "\t" { trimmed.removeFirst() }
+        while let last = trimmed.last, last == " " || last == "\t" { trimmed.removeLast() }
+        let token = String(trimmed)
         guard let employee = try await sessions.employee(forToken: token) else {
             throw SGError.unauthenticated("The token is unknown, expired or revoked. Log in again.")
         }

@@ -29,8 +29,7 @@ struct AuthController {
         router.post("/v1/auth/login") { request, context in
             let body = try await JSON.decode(LoginBody.self, from: request, context: context)
             let issued = try await services.sessions.login(username: body.username, password: body.password)
-            return try JSON.response(
-                DTO.Token(token: issued.token, expiresAt: Timestamp.format(issued.expiresAt), employee: .init(issued.employee)))
+            return JSON.response(DTO.Token(token: issued.token, expiresAt: issued.expiresAt, employee: issued.employee))
         }
     }
 
@@ -55,19 +54,18 @@ struct MeController {
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         /// The logged-in employee.
         group.get("/me") { _, context in
-            try JSON.response(DTO.EmployeeBody(try context.requireEmployee()))
+            JSON.response(DTO.EmployeeBody(try context.requireEmployee()))
         }
 
         /// The logged-in employee's requests touching a year (default: this year) and that year's balance.
         group.get("/me/holidays") { request, context in
             let employee = try context.requireEmployee()
-            let today = try await services.holidays.today()
-            let year = try request.integerQuery("year", in: HolidayService.supportedYears) ?? today.year
-            let (requests, balance) = try await services.database.requestsAndBalance(employeeID: employee.id, year: year)
-            return try JSON.response(DTO.YearHolidays(
-                year: year,
-                requests: requests.map { DTO.Request($0, employee: nil, viewer: employee.actor, today: today) },
-                balance: balance))
+            let year = try request.integerQuery("year", in: HolidayService.supportedYears)
+            let view = try await services.holidays.yearView(employeeID: employee.id, year: year)
+            return JSON.response(DTO.YearHolidays(
+                year: view.year,
+                requests: view.requests.map { DTO.Request($0, employee: nil, viewer: employee.actor, today: view.today) },
+                balance: view.balance))
         }
 
         /// Requests days off; the server counts the working days and checks overlap and balance.
@@ -83,7 +81,7 @@ struct MeController {
             let created = try await services.holidays.createRequest(
                 for: employee.id, start: start, end: end, comment: body.comment ?? "", actor: employee.actor)
             let today = try await services.holidays.today()
-            return try JSON.response(
+            return JSON.response(
                 DTO.Request(created, employee: employee, viewer: employee.actor, today: today), status: .created,
                 headers: [.location: "/v1/holidays/\(created.id)"])
         }
@@ -117,7 +115,7 @@ struct HolidaysController {
             filter.limit = try request.integerQuery("limit", in: 1...200) ?? 50
             let page = try await services.database.requests(filter)
             let today = try await services.holidays.today()
-            return try JSON.response(DTO.RequestList(
+            return JSON.response(DTO.RequestList(
                 items: page.items.map { DTO.Request($0.request, employee: $0.employee, viewer: admin.actor, today: today) },
                 total: page.total, nextAfter: page.nextAfterID))
         }
@@ -130,9 +128,9 @@ struct HolidaysController {
                   viewer.isAdmin || detail.request.employeeID == viewer.id
             else { throw SGError.notFound("Holiday request \(id) does not exist.") }
             let today = try await services.holidays.today()
-            return try JSON.response(DTO.RequestDetail(
+            return JSON.response(DTO.RequestDetail(
                 request: DTO.Request(detail.request, employee: detail.employee, viewer: viewer.actor, today: today),
-                workingDaysByYear: Dictionary(uniqueKeysWithValues: detail.daysByYear.map { (String($0.key), $0.value) }),
+                workingDaysByYear: detail.daysByYear,
                 history: detail.events.map(DTO.Event.init)))
         }
 
@@ -145,7 +143,7 @@ struct HolidaysController {
                 let note = (action == .reject ? body?.reason ?? body?.note : body?.note ?? body?.reason) ?? ""
                 let updated = try await services.holidays.perform(action, on: id, by: actor.actor, note: note)
                 let today = try await services.holidays.today()
-                return try JSON.response(DTO.Request(updated, employee: nil, viewer: actor.actor, today: today))
+                return JSON.response(DTO.Request(updated, employee: nil, viewer: actor.actor, today: today))
             }
         }
     }
@@ -178,7 +176,7 @@ struct EmployeesController {
                 throw SGError.invalid(field: "days", message: "must be a whole number between 0 and \(HolidayService.maximumAllowance)")
             }
             let balance = try await services.holidays.setAllowance(employeeID: id, year: year, days: Int(body.days), by: admin.actor)
-            return try JSON.response(balance)
+            return JSON.response(balance)
         }
 
         /// One employee's balance for a year (default: this year): an admin, or the employee themself.
@@ -189,13 +187,13 @@ struct EmployeesController {
                 throw SGError.forbidden("Only an admin can read another employee's balance.")
             }
             let year = try await Self.year(request, services: services)
-            return try JSON.response(try await services.holidays.balance(employeeID: id, year: year))
+            return JSON.response(try await services.holidays.balance(employeeID: id, year: year))
         }
 
         /// The company's public holidays of a year (default: this year).
         group.get("/public-holidays") { request, _ in
             let year = try await Self.year(request, services: services)
-            return try JSON.response(try await services.database.publicHolidays(year: year))
+            return JSON.response(DTO.PublicHolidays(holidays: try await services.database.publicHolidays(year: year)))
         }
     }
 

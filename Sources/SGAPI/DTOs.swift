@@ -3,175 +3,193 @@ import Hummingbird
 import SGCore
 import SGStore
 
-/// Response bodies. Dates are "YYYY-MM-DD"; instants are UTC ISO 8601.
+/// Response bodies. Dates are "YYYY-MM-DD"; instants are UTC ISO 8601. Keys are written in sorted order.
 enum DTO {
-    struct EmployeeRef: Encodable {
-        let id: Int64
-        let username: String
-        let name: String
-        let surname: String
+    struct EmployeeRef: JSONBody {
+        let employee: Employee
 
-        init(_ employee: Employee) {
-            id = employee.id
-            username = employee.username
-            name = employee.name
-            surname = employee.surname
+        init(_ employee: Employee) { self.employee = employee }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("id"); json.value(employee.id)
+                json.key("name"); json.value(employee.name)
+                json.key("surname"); json.value(employee.surname)
+                json.key("username"); json.value(employee.username)
+            }
         }
     }
 
-    struct EmployeeBody: Encodable {
-        let id: Int64
-        let username: String
-        let name: String
-        let surname: String
-        let email: String
-        let isAdmin: Bool
-        let isActive: Bool
+    struct EmployeeBody: JSONBody {
+        let employee: Employee
 
-        init(_ employee: Employee) {
-            id = employee.id
-            username = employee.username
-            name = employee.name
-            surname = employee.surname
-            email = employee.email
-            isAdmin = employee.isAdmin
-            isActive = employee.isActive
+        init(_ employee: Employee) { self.employee = employee }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("email"); json.value(employee.email)
+                json.key("id"); json.value(employee.id)
+                json.key("isActive"); json.value(employee.isActive)
+                json.key("isAdmin"); json.value(employee.isAdmin)
+                json.key("name"); json.value(employee.name)
+                json.key("surname"); json.value(employee.surname)
+                json.key("username"); json.value(employee.username)
+            }
         }
     }
 
-    struct Request: Encodable {
-        let id: Int64
-        let employee: EmployeeRef?
-        let employeeId: Int64
-        let startDate: String
-        let endDate: String
-        let workingDays: Int
-        let status: HolidayStatus
-        let comment: String
-        let createdAt: String
-        let updatedAt: String
-        let decidedBy: String?
-        let decidedAt: String?
+    struct Request: JSONBody {
+        let request: HolidayRequest
+        /// Present in lists and detail only.
+        let employee: Employee?
         /// The moves the caller can make on this request now.
         let allowedActions: [HolidayAction]
 
         init(_ request: HolidayRequest, employee: Employee?, viewer: Actor, today: CalendarDate) {
-            id = request.id
-            self.employee = employee.map(EmployeeRef.init)
-            employeeId = request.employeeID
-            startDate = request.startDate.description
-            endDate = request.endDate.description
-            workingDays = request.workingDays
-            status = request.status
-            comment = request.comment
-            createdAt = Timestamp.format(request.createdAt)
-            updatedAt = Timestamp.format(request.updatedAt)
-            decidedBy = request.decidedBy
-            decidedAt = request.decidedAt.map(Timestamp.format)
+            self.request = request
+            self.employee = employee
             allowedActions = HolidayRules.allowedActions(on: request, by: viewer, today: today)
         }
 
-        enum CodingKeys: String, CodingKey {
-            case id, employee, employeeId, startDate, endDate, workingDays, status, comment, createdAt, updatedAt,
-                 decidedBy, decidedAt, allowedActions
+        func write(to json: inout JSONWriter) {
+            json.object { json in writeFields(to: &json) }
         }
 
-        /// `decidedBy` and `decidedAt` are always present (null until a decision); `employee` only in lists and detail.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encodeIfPresent(employee, forKey: .employee)
-            try container.encode(employeeId, forKey: .employeeId)
-            try container.encode(startDate, forKey: .startDate)
-            try container.encode(endDate, forKey: .endDate)
-            try container.encode(workingDays, forKey: .workingDays)
-            try container.encode(status, forKey: .status)
-            try container.encode(comment, forKey: .comment)
-            try container.encode(createdAt, forKey: .createdAt)
-            try container.encode(updatedAt, forKey: .updatedAt)
-            try container.encode(decidedBy, forKey: .decidedBy)
-            try container.encode(decidedAt, forKey: .decidedAt)
-            try container.encode(allowedActions, forKey: .allowedActions)
-        }
-    }
-
-    struct Event: Encodable {
-        let id: Int64
-        let from: HolidayStatus?
-        let to: HolidayStatus
-        let actor: String
-        let at: String
-        let note: String
-
-        init(_ event: HolidayEvent) {
-            id = event.id
-            from = event.from
-            to = event.to
-            actor = event.actor
-            at = Timestamp.format(event.at)
-            note = event.note
-        }
-
-        enum CodingKeys: String, CodingKey { case id, from, to, actor, at, note }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(from, forKey: .from)  // null for the creation
-            try container.encode(to, forKey: .to)
-            try container.encode(actor, forKey: .actor)
-            try container.encode(at, forKey: .at)
-            try container.encode(note, forKey: .note)
+        /// The request's fields; a detail adds its history and per-year days, each at its place in the key order.
+        /// `decidedBy` and `decidedAt` are always present (null until a decision).
+        func writeFields(to json: inout JSONWriter, history: [Event]? = nil, workingDaysByYear: [Int: Int]? = nil) {
+            json.key("allowedActions"); json.array(allowedActions) { json, action in json.value(action.rawValue) }
+            json.key("comment"); json.value(request.comment)
+            json.key("createdAt"); json.value(request.createdAt)
+            json.key("decidedAt"); json.value(request.decidedAt)
+            json.key("decidedBy"); json.value(request.decidedBy)
+            if let employee { json.key("employee"); json.value(EmployeeRef(employee)) }
+            json.key("employeeId"); json.value(request.employeeID)
+            json.key("endDate"); json.value(request.endDate)
+            if let history { json.key("history"); json.array(history) { json, event in json.value(event) } }
+            json.key("id"); json.value(request.id)
+            json.key("startDate"); json.value(request.startDate)
+            json.key("status"); json.value(request.status.rawValue)
+            json.key("updatedAt"); json.value(request.updatedAt)
+            json.key("workingDays"); json.value(request.workingDays)
+            if let workingDaysByYear {
+                json.key("workingDaysByYear")
+                json.object { json in
+                    // Years have four digits, so numeric order is the sorted order of their keys.
+                    for (year, days) in workingDaysByYear.sorted(by: { $0.key < $1.key }) {
+                        json.key(dynamic: String(year)); json.value(days)
+                    }
+                }
+            }
         }
     }
 
-    struct RequestDetail: Encodable {
+    struct Event: JSONBody {
+        let event: HolidayEvent
+
+        init(_ event: HolidayEvent) { self.event = event }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("actor"); json.value(event.actor)
+                json.key("at"); json.value(event.at)
+                json.key("from"); json.value(event.from?.rawValue)  // null for the creation
+                json.key("id"); json.value(event.id)
+                json.key("note"); json.value(event.note)
+                json.key("to"); json.value(event.to.rawValue)
+            }
+        }
+    }
+
+    /// A request flattened with its per-year split and history.
+    struct RequestDetail: JSONBody {
         let request: Request
-        let workingDaysByYear: [String: Int]
+        let workingDaysByYear: [Int: Int]
         let history: [Event]
 
-        func encode(to encoder: any Encoder) throws {
-            // Flatten: the request's fields, plus its per-year split and history.
-            try request.encode(to: encoder)
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(workingDaysByYear, forKey: .workingDaysByYear)
-            try container.encode(history, forKey: .history)
+        func write(to json: inout JSONWriter) {
+            json.object { json in request.writeFields(to: &json, history: history, workingDaysByYear: workingDaysByYear) }
         }
-
-        enum Keys: String, CodingKey { case workingDaysByYear, history }
     }
 
-    struct RequestList: Encodable {
+    struct RequestList: JSONBody {
         let items: [Request]
         let total: Int
         /// Pass as `after` to read the next page; null on the last page.
         let nextAfter: Int64?
 
-        enum CodingKeys: String, CodingKey { case items, total, nextAfter }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(items, forKey: .items)
-            try container.encode(total, forKey: .total)
-            try container.encode(nextAfter, forKey: .nextAfter)  // null on the last page
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("items"); json.array(items) { json, item in json.value(item) }
+                json.key("nextAfter"); json.value(nextAfter)
+                json.key("total"); json.value(total)
+            }
         }
     }
 
-    struct YearHolidays: Encodable {
+    struct YearHolidays: JSONBody {
         let year: Int
         let requests: [Request]
         let balance: Balance
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("balance"); json.value(balance)
+                json.key("requests"); json.array(requests) { json, request in json.value(request) }
+                json.key("year"); json.value(year)
+            }
+        }
     }
 
-    struct Token: Encodable {
+    struct Token: JSONBody {
         let token: String
-        let tokenType = "Bearer"
-        let expiresAt: String
-        let employee: EmployeeBody
+        let expiresAt: Date
+        let employee: Employee
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("employee"); json.value(EmployeeBody(employee))
+                json.key("expiresAt"); json.value(expiresAt)
+                json.key("token"); json.value(token)
+                json.key("tokenType"); json.value("Bearer")
+            }
+        }
     }
 
-    struct Health: Encodable {
+    struct Health: JSONBody {
         let status: String
         let schema: [String]
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("schema"); json.array(schema) { json, migration in json.value(migration) }
+                json.key("status"); json.value(status)
+            }
+        }
+    }
+
+    struct PublicHolidays: JSONBody {
+        let holidays: [PublicHoliday]
+
+        func write(to json: inout JSONWriter) {
+            json.array(holidays) { json, holiday in
+                json.object { json in
+                    json.key("date"); json.value(holiday.date)
+                    json.key("name"); json.value(holiday.name)
+                }
+            }
+        }
+    }
+}
+
+extension Balance: JSONBody {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("allowance"); json.value(allowance)
+            json.key("approved"); json.value(approved)
+            json.key("pending"); json.value(pending)
+            json.key("remaining"); json.value(remaining)
+            json.key("year"); json.value(year)
+        }
     }
 }

@@ -3,17 +3,16 @@ import Hummingbird
 import SGCore
 
 enum JSON {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    static func response(_ body: some JSONBody, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var json = JSONWriter()
+        body.write(to: &json)
+        return response(json.buffer, status: status, headers: headers)
+    }
 
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
-        let data = try encoder.encode(value)
+    static func response(_ bytes: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: bytes))
     }
 
     /// Reads a JSON object body. Unreadable JSON or a body that is not an object is 400; a missing or mistyped

@@ -4,7 +4,7 @@ import Logging
 import SGCore
 
 /// An RFC 9457 problem document.
-struct Problem: Encodable {
+struct Problem: JSONBody {
     static let typePrefix = "urn:sgemployee:problem:"
 
     var type: String
@@ -21,6 +21,20 @@ struct Problem: Encodable {
         self.title = title
         self.status = status.code
         self.detail = detail
+    }
+
+    /// The members that do not apply are left out.
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            if let allowedActions { json.key("allowedActions"); json.array(allowedActions) { json, action in json.value(action.rawValue) } }
+            if let conflictingRequestId { json.key("conflictingRequestId"); json.value(conflictingRequestId) }
+            if let currentStatus { json.key("currentStatus"); json.value(currentStatus.rawValue) }
+            json.key("detail"); json.value(detail)
+            if let field { json.key("field"); json.value(field) }
+            json.key("status"); json.value(status)
+            json.key("title"); json.value(title)
+            json.key("type"); json.value(type)
+        }
     }
 }
 
@@ -100,14 +114,11 @@ struct ProblemMapping {
     }
 
     func response() -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(problem)) ?? Data(#"{"title":"Internal error","status":500}"#.utf8)
+        var json = JSONWriter(capacity: 256)
+        problem.write(to: &json)
         var fields = headers
         fields[.contentType] = "application/problem+json"
-        return Response(
-            status: HTTPResponse.Status(code: problem.status), headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: HTTPResponse.Status(code: problem.status), headers: fields, body: ResponseBody(byteBuffer: json.buffer))
     }
 }
 

@@ -204,49 +204,100 @@ struct Export: AsyncParsableCommand {
         try await running {
             try HolidayService.checkYear(year)
             let database = try global.open()
-            var csv: String
-            if balances {
-                csv = CSV.record(["username", "full_name", "email", "active", "year", "allowance", "approved", "pending", "remaining"])
-                for (employee, balance) in try await database.balances(year: year) {
-                    csv += CSV.record([
-                        .text(employee.username), .text(employee.fullName), .text(employee.email),
-                        .text(employee.isActive ? "yes" : "no"), .number(year), .number(balance.allowance),
-                        .number(balance.approved), .number(balance.pending), .number(balance.remaining),
-                    ])
-                }
-            } else {
-                csv = CSV.record([
-                    "username", "full_name", "email", "request_id", "start", "end", "working_days", "working_days_in_year",
-                    "status", "requested_at", "decided_by", "decided_at",
-                ])
-                for row in try await database.exportRows(year: year) {
-                    let request = row.request
-                    csv += CSV.record([
-                        .text(row.employee.username), .text(row.employee.fullName), .text(row.employee.email),
-                        .number(Int(request.id)), .text(request.startDate.description), .text(request.endDate.description),
-                        .number(request.workingDays), .number(row.daysInYear), .text(request.status.rawValue),
-                        .text(Timestamp.format(request.createdAt)), .text(request.decidedBy ?? ""),
-                        .text(request.decidedAt.map(Timestamp.format) ?? ""),
-                    ])
-                }
+            // Rows are written as they are read, so a year of a large company never sits in memory at once. A file
+            // is written beside the target and renamed over it, so a reader never sees half a file.
+            let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
+            let sink: OutputSink
+            do {
+                sink = try temporary.map(OutputSink.init(creatingFileAt:)) ?? OutputSink(FileHandle.standardOutput)
+            } catch {
+                throw SGError.conflict("Could not write \(output ?? "-"): \(error.localizedDescription)")
             }
-            if let output {
-                // Write beside the target and rename, so a reader never sees half a file.
-                let temporary = output + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
-                do {
-                    try Data(csv.utf8).write(to: URL(fileURLWithPath: temporary))
-                } catch {
-                    throw SGError.conflict("Could not write \(output): \(error.localizedDescription)")
-                }
+            do {
+                try write(database, to: sink)
+                try sink.close()
+            } catch {
+                if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
+                if error is SGError { throw error }
+                throw SGError.conflict("Could not write \(output ?? "the export"): \(error.localizedDescription)")
+            }
+            if let output, let temporary {
                 // rename(2) replaces the target atomically.
                 guard rename(temporary, output) == 0 else {
                     let reason = String(cString: strerror(errno))
                     try? FileManager.default.removeItem(atPath: temporary)
                     throw SGError.conflict("Could not write \(output): \(reason)")
                 }
-            } else {
-                printOut(csv)
             }
         }
+    }
+
+    private func write(_ database: AppDatabase, to sink: OutputSink) throws {
+        if balances {
+            try sink.write(CSV.record(["username", "full_name", "email", "active", "year", "allowance", "approved", "pending", "remaining"]))
+            for (employee, balance) in try database.balances(year: year) {
+                try sink.write(CSV.record([
+                    .text(employee.username), .text(employee.fullName), .text(employee.email),
+                    .text(employee.isActive ? "yes" : "no"), .number(year), .number(balance.allowance),
+                    .number(balance.approved), .number(balance.pending), .number(balance.remaining),
+                ]))
+            }
+        } else {
+            try sink.write(CSV.record([
+                "username", "full_name", "email", "request_id", "start", "end", "working_days", "working_days_in_year",
+                "status", "requested_at", "decided_by", "decided_at",
+            ]))
+            try database.exportRows(year: year) { row in
+                let request = row.request
+                try sink.write(CSV.record([
+                    .text(row.employee.username), .text(row.employee.fullName), .text(row.employee.email),
+                    .number(Int(request.id)), .text(request.startDate.description), .text(request.endDate.description),
+                    .number(request.workingDays), .number(row.daysInYear), .text(request.status.rawValue),
+                    .text(Timestamp.format(request.createdAt)), .text(request.decidedBy ?? ""),
+                    .text(request.decidedAt.map(Timestamp.format) ?? ""),
+                ]))
+            }
+        }
+    }
+}
+
+/// Buffered output to a file or standard output, flushed every 256 KiB.
+final class OutputSink {
+    private let handle: FileHandle
+    private let ownsHandle: Bool
+    private var buffer: [UInt8] = []
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+        self.ownsHandle = false
+        buffer.reserveCapacity(Self.flushSize)
+    }
+
+    /// Creates (or empties) the file at `path`.
+    init(creatingFileAt path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw SGError.conflict("Could not create \(path): \(String(cString: strerror(errno)))")
+        }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        ownsHandle = true
+        buffer.reserveCapacity(Self.flushSize)
+    }
+
+    private static let flushSize = 256 * 1024
+
+    func write(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= Self.flushSize { try flush() }
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try handle.write(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func close() throws {
+        try flush()
+        if ownsHandle { try handle.close() }
     }
 }

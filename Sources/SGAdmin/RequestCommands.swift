@@ -13,19 +13,6 @@ func requestRows(_ items: [RequestWithEmployee]) -> Output {
         })
 }
 
-/// Reads every page of a filter.
-func allRequests(_ database: AppDatabase, _ filter: RequestFilter) async throws -> [RequestWithEmployee] {
-    var filter = filter
-    filter.limit = 200
-    var items: [RequestWithEmployee] = []
-    while true {
-        let page = try await database.requests(filter)
-        items += page.items
-        guard let next = page.nextAfterID else { return items }
-        filter.afterID = next
-    }
-}
-
 struct Pending: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List pending requests, oldest first.")
     @OptionGroup var global: GlobalOptions
@@ -34,7 +21,7 @@ struct Pending: AsyncParsableCommand {
     func run() async throws {
         try await running {
             let database = try global.open()
-            printOut(requestRows(try await allRequests(database, RequestFilter(status: .pending))).render(format))
+            printOut(requestRows(try await database.allRequests(RequestFilter(status: .pending))).render(format))
         }
     }
 }
@@ -59,7 +46,7 @@ struct List: AsyncParsableCommand {
             }
             if let year { try HolidayService.checkYear(year); filter.year = year }
             if let employee { filter.employeeID = try await findEmployee(database, employee).id }
-            printOut(requestRows(try await allRequests(database, filter)).render(format))
+            printOut(requestRows(try await database.allRequests(filter)).render(format))
         }
     }
 }

@@ -119,6 +119,28 @@ public struct HolidayService: Sendable {
         }
     }
 
+    /// What an employee sees of a year: today, their requests touching the year (default: this year) and the
+    /// year's balance, from one snapshot.
+    public struct YearView: Sendable {
+        public let today: CalendarDate
+        public let year: Int
+        public let requests: [HolidayRequest]
+        public let balance: Balance
+    }
+
+    public func yearView(employeeID: Int64, year: Int?) async throws -> YearView {
+        if let year { try Self.checkYear(year) }
+        let now = clock.now()
+        return try await store.read { tx in
+            let company = try tx.company()
+            let today = Self.today(now, company)
+            let year = year ?? today.year
+            return YearView(
+                today: today, year: year, requests: try tx.requests(employeeID: employeeID, touching: year),
+                balance: try Self.balance(tx, employeeID: employeeID, year: year, company: company))
+        }
+    }
+
     // MARK: Balances and allowances
 
     public func balance(employeeID: Int64, year: Int) async throws -> Balance {
@@ -174,7 +196,7 @@ public struct HolidayService: Sendable {
 
     // MARK: Shared helpers
 
-    public static func balance(_ tx: any HolidayTransaction, employeeID: Int64, year: Int, company: CompanySettings) throws -> Balance {
+    public static func balance(_ tx: any HolidayReading, employeeID: Int64, year: Int, company: CompanySettings) throws -> Balance {
         let allowance = try tx.allowanceOverride(employeeID: employeeID, year: year) ?? company.defaultAllowance
         let held = try tx.heldDays(employeeID: employeeID, year: year)
         return Balance(year: year, allowance: allowance, approved: held.approved, pending: held.pending)

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The data the holiday rules read and write, inside one database transaction.
-/// Every method runs in the transaction opened by `HolidayStore.write` or `read`.
-public protocol HolidayTransaction {
+/// The data the holiday rules read, inside one database transaction (one consistent snapshot).
+/// Every method runs in the transaction opened by `HolidayStore.read` or `write`.
+public protocol HolidayReading {
     func company() throws -> CompanySettings
     func employee(id: Int64) throws -> Employee?
     func employee(username: String) throws -> Employee?
@@ -13,9 +13,16 @@ public protocol HolidayTransaction {
     func heldDays(employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int)
     /// The employee's pending or approved requests that share at least one day with `start...end`.
     func overlappingRequests(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [HolidayRequest]
+    /// The employee's requests (any status) with at least one day in `year`, by start date.
+    func requests(employeeID: Int64, touching year: Int) throws -> [HolidayRequest]
     func request(id: Int64) throws -> HolidayRequest?
     func daysByYear(requestID: Int64) throws -> [Int: Int]
+    /// Employee-years without an override whose held days exceed `days`.
+    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)]
+}
 
+/// The reads and writes of the holiday rules, inside one write transaction opened by `HolidayStore.write`.
+public protocol HolidayTransaction: HolidayReading {
     func insertRequest(
         employeeID: Int64, start: CalendarDate, end: CalendarDate, daysByYear: [Int: Int], comment: String, at: Date
     ) throws -> HolidayRequest
@@ -24,13 +31,11 @@ public protocol HolidayTransaction {
     func appendEvent(requestID: Int64, from: HolidayStatus?, to: HolidayStatus, actor: Actor, at: Date, note: String) throws
     func setAllowance(employeeID: Int64, year: Int, days: Int) throws
     func setDefaultAllowance(_ days: Int) throws
-    /// Employee-years without an override whose held days exceed `days`.
-    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)]
 }
 
 /// Opens transactions. Writes are serialized (and, across processes, take the write lock up front), so a
 /// check made inside `write` still holds when the write that follows it commits.
 public protocol HolidayStore: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any HolidayTransaction) throws -> T) async throws -> T
-    func read<T: Sendable>(_ body: @escaping @Sendable (any HolidayTransaction) throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any HolidayReading) throws -> T) async throws -> T
 }

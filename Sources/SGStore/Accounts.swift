@@ -126,11 +126,11 @@ extension AppDatabase {
     }
 
     public func employee(id: Int64) async throws -> Employee? {
-        try await read { (db: Database) in try Queries.employee(db, id: id) }
+        try withReader { connection in try Rows.employee(connection, id: id) }
     }
 
     public func employee(username: String) async throws -> Employee? {
-        try await read { (db: Database) in try Queries.employee(db, username: username) }
+        try withReader { connection in try Rows.employee(connection, username: username) }
     }
 
     public func employees(includeInactive: Bool = true) async throws -> [Employee] {

@@ -7,12 +7,18 @@ import SGMigrations
 /// timeout, so `sgserver` and `sgadmin` can share it); tests may open an in-memory database.
 public final class AppDatabase: Sendable {
     public let writer: any DatabaseWriter
+    /// Plain read-only connections on the file for the hot reads; nil for an in-memory database, whose one
+    /// connection GRDB serializes (reads then run there).
+    private let readers: ReadConnectionPool?
+    /// The rules' statements on GRDB's write connection (and, in memory, its only connection).
+    private let writeConnection = BorrowedConnection()
 
     /// How long a writer waits for another process's write lock before giving up.
     public static let busyTimeout: TimeInterval = 5
 
-    private init(writer: any DatabaseWriter) {
+    private init(writer: any DatabaseWriter, readers: ReadConnectionPool?) {
         self.writer = writer
+        self.readers = readers
     }
 
     public enum SchemaPolicy: Sendable {
@@ -30,14 +36,14 @@ public final class AppDatabase: Sendable {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: path, configuration: configuration())
-        let database = AppDatabase(writer: pool)
+        let database = AppDatabase(writer: pool, readers: ReadConnectionPool(path: path))
         try database.prepareSchema(schema)
         return database
     }
 
     /// A private in-memory database, migrated: one per test.
     public static func inMemory() throws -> AppDatabase {
-        let database = AppDatabase(writer: try DatabaseQueue(configuration: configuration()))
+        let database = AppDatabase(writer: try DatabaseQueue(configuration: configuration()), readers: nil)
         try database.prepareSchema(.migrate)
         return database
     }
@@ -120,6 +126,23 @@ public final class AppDatabase: Sendable {
         try await Self.translatingBusy { try await writer.read(body) }
     }
 
+    /// A write transaction (BEGIN IMMEDIATE) whose statements run on the rules' SQL layer.
+    func writing<T: Sendable>(_ body: @escaping @Sendable (SQLConnection) throws -> T) async throws -> T {
+        try await write { (db: Database) in try body(self.writeConnection.connection(for: db)) }
+    }
+
+    /// A read on the caller's thread, in one transaction (one snapshot of the database). Reads take microseconds,
+    /// so they run where the request already is instead of hopping to a database queue and back.
+    func reading<T>(_ body: (SQLConnection) throws -> T) throws -> T {
+        try withReader { connection in try connection.reading { try body(connection) } }
+    }
+
+    /// Like `reading`, for a single statement, which is its own transaction.
+    func withReader<T>(_ body: (SQLConnection) throws -> T) throws -> T {
+        if let readers { return try readers.withConnection(body) }
+        return try writer.read { db in try body(writeConnection.connection(for: db)) }
+    }
+
     /// Another process held the write lock for longer than the busy timeout: say so instead of failing obscurely.
     private static func translatingBusy<T>(_ work: () async throws -> T) async throws -> T {
         do {
@@ -134,10 +157,24 @@ public final class AppDatabase: Sendable {
 
 extension AppDatabase: HolidayStore {
     public func write<T: Sendable>(_ body: @escaping @Sendable (any HolidayTransaction) throws -> T) async throws -> T {
-        try await write { (db: Database) in try body(SQLHolidayTransaction(db: db)) }
+        try await writing { connection in try body(SQLHolidayTransaction(connection: connection)) }
     }
 
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any HolidayTransaction) throws -> T) async throws -> T {
-        try await read { (db: Database) in try body(SQLHolidayTransaction(db: db)) }
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any HolidayReading) throws -> T) async throws -> T {
+        try reading { connection in try body(SQLHolidayTransaction(connection: connection)) }
+    }
+}
+
+/// The `SQLConnection` over a connection GRDB owns, kept (with its prepared statements) for as long as GRDB keeps
+/// that connection. Only touched inside GRDB's serialized access to it.
+final class BorrowedConnection: @unchecked Sendable {
+    private var connection: SQLConnection?
+
+    func connection(for db: Database) -> SQLConnection {
+        guard let handle = db.sqliteConnection else { preconditionFailure("GRDB handed out a closed connection") }
+        if let connection, connection.handle == handle { return connection }
+        let borrowed = SQLConnection(borrowing: handle)
+        connection = borrowed
+        return borrowed
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SGCore
 
 public struct RequestFilter: Sendable, Equatable {
@@ -49,95 +48,108 @@ public struct ExportRow: Sendable {
 }
 
 extension AppDatabase {
-    /// Requests matching `filter` in a stable order (by id, which is submission order).
+    /// Requests matching `filter` in a stable order (by id, which is submission order), with the count of all
+    /// matches, from one snapshot.
     public func requests(_ filter: RequestFilter) async throws -> RequestPage {
-        try await read { (db: Database) in
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            if let status = filter.status {
-                conditions.append("r.status = ?")
-                arguments += [status.rawValue]
-            }
-            if let year = filter.year {
-                conditions.append("r.start_date <= ? AND r.end_date >= ?")
-                arguments += [CalendarDate.lastOfYear(year)!.description, CalendarDate.firstOfYear(year)!.description]
-            }
-            if let employeeID = filter.employeeID {
-                conditions.append("r.employee_id = ?")
-                arguments += [employeeID]
-            }
-            let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            let total = try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM holiday_requests r \(whereClause)"), arguments: arguments) ?? 0
-            var pageConditions = conditions
-            var pageArguments = arguments
-            if let afterID = filter.afterID {
-                pageConditions.append("r.id > ?")
-                pageArguments += [afterID]
-            }
-            let pageWhere = pageConditions.isEmpty ? "" : "WHERE " + pageConditions.joined(separator: " AND ")
-            pageArguments += [filter.limit + 1]
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT r.*, e.username AS e_username, e.name AS e_name, e.surname AS e_surname, e.email AS e_email,
-                               e.is_admin AS e_is_admin, e.is_active AS e_is_active
-                        FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
-                        \(pageWhere) ORDER BY r.id LIMIT ?
-                        """),
-                arguments: pageArguments)
-            var items: [RequestWithEmployee] = []
-            for row in rows.prefix(filter.limit) {
-                let request = try Queries.request(from: row)
-                let employee = Employee(
-                    id: request.employeeID, username: row["e_username"], name: row["e_name"], surname: row["e_surname"],
-                    email: row["e_email"], isAdmin: row["e_is_admin"], isActive: row["e_is_active"])
-                items.append(RequestWithEmployee(request: request, employee: employee))
-            }
-            return RequestPage(
-                items: items, total: total, nextAfterID: rows.count > filter.limit ? items.last?.request.id : nil)
+        try reading { connection in try Self.requests(connection, filter) }
+    }
+
+    /// Every request matching `filter` (all pages), by id, from one snapshot.
+    public func allRequests(_ filter: RequestFilter) async throws -> [RequestWithEmployee] {
+        try reading { connection in
+            var filter = filter
+            filter.limit = Int(Int32.max)
+            return try Self.page(connection, filter)
         }
+    }
+
+    static func requests(_ connection: SQLConnection, _ filter: RequestFilter) throws -> RequestPage {
+        // The status filter is served by holiday_requests_status (status, id): the count reads only that index.
+        let total = try connection.with(countSQL(filter)) { statement in
+            _ = bind(filter, statement, includingAfter: false)
+            return try statement.step() ? statement.int(0) : 0
+        }
+        let items = try page(connection, filter, oneMore: true)
+        return RequestPage(
+            items: Array(items.prefix(filter.limit)), total: total,
+            nextAfterID: items.count > filter.limit ? items[filter.limit - 1].request.id : nil)
+    }
+
+    /// The page after `filter.afterID`, ordered by id; with `oneMore`, one row past the limit tells whether a next
+    /// page exists.
+    private static func page(_ connection: SQLConnection, _ filter: RequestFilter, oneMore: Bool = false) throws -> [RequestWithEmployee] {
+        try connection.with(pageSQL(filter)) { statement in
+            let last = bind(filter, statement, includingAfter: true)
+            statement.bind(last + 1, oneMore ? filter.limit + 1 : filter.limit)
+            var items: [RequestWithEmployee] = []
+            while try statement.step() {
+                items.append(RequestWithEmployee(request: try Rows.request(statement), employee: Rows.employee(statement, from: 11)))
+            }
+            return items
+        }
+    }
+
+    static func countSQL(_ filter: RequestFilter) -> String {
+        "SELECT COUNT(*) FROM holiday_requests r \(whereClause(filter, includingAfter: false))"
+    }
+
+    /// Ordered by id: with a status filter, holiday_requests_status (status, id) gives the rows in order, so the
+    /// page stops after `limit` rows instead of sorting every match.
+    static func pageSQL(_ filter: RequestFilter) -> String {
+        """
+        SELECT \(Rows.requestColumnsOfR), \(Rows.employeeColumnsOfE)
+        FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
+        \(whereClause(filter, includingAfter: true)) ORDER BY r.id LIMIT ?
+        """
+    }
+
+    private static func whereClause(_ filter: RequestFilter, includingAfter: Bool) -> String {
+        var conditions: [String] = []
+        if filter.status != nil { conditions.append("r.status = ?") }
+        if filter.year != nil { conditions.append("r.start_date <= ? AND r.end_date >= ?") }
+        if filter.employeeID != nil { conditions.append("r.employee_id = ?") }
+        if includingAfter && filter.afterID != nil { conditions.append("r.id > ?") }
+        return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    /// Binds the parameters of `whereClause` in the same order; returns the last index bound.
+    private static func bind(_ filter: RequestFilter, _ statement: SQLStatement, includingAfter: Bool) -> Int32 {
+        var index: Int32 = 0
+        if let status = filter.status { index += 1; statement.bind(index, status.rawValue) }
+        if let year = filter.year {
+            index += 1; statement.bind(index, CalendarDate.lastOfYear(year)!)
+            index += 1; statement.bind(index, CalendarDate.firstOfYear(year)!)
+        }
+        if let employeeID = filter.employeeID { index += 1; statement.bind(index, employeeID) }
+        if includingAfter, let afterID = filter.afterID { index += 1; statement.bind(index, afterID) }
+        return index
     }
 
     public func requestDetail(id: Int64) async throws -> RequestDetail? {
-        try await read { (db: Database) in
-            guard let request = try Queries.request(db, id: id), let employee = try Queries.employee(db, id: request.employeeID)
+        try reading { connection in
+            guard let request = try Rows.request(connection, id: id), let employee = try Rows.employee(connection, id: request.employeeID)
             else { return nil }
-            let events = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM holiday_events WHERE request_id = ? ORDER BY id"), arguments: [id]
-            ).map { row in
-                HolidayEvent(
-                    id: row["id"], requestID: row["request_id"],
-                    from: (row["from_status"] as String?).flatMap(HolidayStatus.init(rawValue:)),
-                    to: HolidayStatus(rawValue: row["to_status"]) ?? .pending,
-                    actor: row["actor"], actorEmployeeID: row["actor_employee_id"],
-                    at: Timestamp.parse(row["at"]) ?? Date(timeIntervalSince1970: 0), note: row["note"])
+            let events = try connection.with(
+                "SELECT id, request_id, from_status, to_status, actor, actor_employee_id, at, note FROM holiday_events WHERE request_id = ? ORDER BY id"
+            ) { statement in
+                statement.bind(1, id)
+                var events: [HolidayEvent] = []
+                while try statement.step() {
+                    events.append(HolidayEvent(
+                        id: statement.int64(0), requestID: statement.int64(1),
+                        from: statement.isNull(2) ? nil : try statement.status(2), to: try statement.status(3),
+                        actor: statement.text(4), actorEmployeeID: statement.optionalInt64(5), at: try statement.timestamp(6),
+                        note: statement.text(7)))
+                }
+                return events
             }
             return RequestDetail(
-                request: request, employee: employee, events: events,
-                daysByYear: try SQLHolidayTransaction(db: db).daysByYear(requestID: id))
-        }
-    }
-
-    /// One employee's requests that touch `year`, by start date, with that year's balance.
-    public func requestsAndBalance(employeeID: Int64, year: Int) async throws -> ([HolidayRequest], Balance) {
-        try await read { (db: Database) in
-            let requests = try Queries.requests(
-                db,
-                sql: """
-                    SELECT * FROM holiday_requests
-                    WHERE employee_id = ? AND start_date <= ? AND end_date >= ?
-                    ORDER BY start_date, id
-                    """,
-                arguments: [employeeID, CalendarDate.lastOfYear(year)!.description, CalendarDate.firstOfYear(year)!.description])
-            let balance = try HolidayService.balance(
-                SQLHolidayTransaction(db: db), employeeID: employeeID, year: year, company: try Queries.company(db))
-            return (requests, balance)
+                request: request, employee: employee, events: events, daysByYear: try Rows.daysByYear(connection, requestID: id))
         }
     }
 
     public func company() async throws -> CompanySettings {
-        try await read { (db: Database) in try Queries.company(db) }
+        try reading { connection in try Rows.company(connection) }
     }
 
     // MARK: Public holidays
@@ -147,84 +159,98 @@ extension AppDatabase {
         guard !name.isEmpty, name.count <= 100 else {
             throw SGError.invalid(field: "name", message: "1 to 100 characters")
         }
-        try await write { (db: Database) in
-            if let existing = try String.fetchOne(
-                db, sql: "SELECT name FROM public_holidays WHERE date = ?", arguments: [holiday.date.description]) {
+        try await writing { connection in
+            let existing = try connection.with("SELECT name FROM public_holidays WHERE date = ?") { statement in
+                statement.bind(1, holiday.date)
+                return try statement.step() ? statement.text(0) : nil
+            }
+            if let existing {
                 throw SGError.conflict("\(holiday.date) is already a public holiday (\(existing)).")
             }
-            try db.execute(
-                sql: "INSERT INTO public_holidays (date, name) VALUES (?, ?)", arguments: [holiday.date.description, name])
+            try connection.execute("INSERT INTO public_holidays (date, name) VALUES (?, ?)") { statement in
+                statement.bind(1, holiday.date)
+                statement.bind(2, name)
+            }
         }
     }
 
     public func publicHolidays(year: Int?) async throws -> [PublicHoliday] {
-        try await read { (db: Database) in
-            var sql = "SELECT date, name FROM public_holidays"
-            var arguments: StatementArguments = []
-            if let year {
-                sql += " WHERE date BETWEEN ? AND ?"
-                arguments = [CalendarDate.firstOfYear(year)!.description, CalendarDate.lastOfYear(year)!.description]
-            }
-            return try Row.fetchAll(db, sql: sql + " ORDER BY date", arguments: arguments).compactMap { row in
-                CalendarDate(iso: row["date"]).map { PublicHoliday(date: $0, name: row["name"]) }
+        try reading { connection in
+            let sql = year == nil
+                ? "SELECT date, name FROM public_holidays ORDER BY date"
+                : "SELECT date, name FROM public_holidays WHERE date BETWEEN ? AND ? ORDER BY date"
+            return try connection.with(sql) { statement in
+                if let year {
+                    statement.bind(1, CalendarDate.firstOfYear(year)!)
+                    statement.bind(2, CalendarDate.lastOfYear(year)!)
+                }
+                var holidays: [PublicHoliday] = []
+                while try statement.step() { holidays.append(PublicHoliday(date: try statement.date(0), name: statement.text(1))) }
+                return holidays
             }
         }
     }
 
     // MARK: Export
 
-    /// Every request touching `year`, by employee then start date, for HR's CSV.
-    public func exportRows(year: Int) async throws -> [ExportRow] {
-        try await read { (db: Database) in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT r.*, e.username AS e_username, e.name AS e_name, e.surname AS e_surname, e.email AS e_email,
-                           e.is_admin AS e_is_admin, e.is_active AS e_is_active,
-                           COALESCE((SELECT d.days FROM holiday_request_days d WHERE d.request_id = r.id AND d.year = ?), 0) AS days_in_year
-                    FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
-                    WHERE r.start_date <= ? AND r.end_date >= ?
-                    ORDER BY e.surname, e.name, e.id, r.start_date, r.id
-                    """,
-                arguments: [year, CalendarDate.lastOfYear(year)!.description, CalendarDate.firstOfYear(year)!.description])
-            return try rows.map { row in
-                let request = try Queries.request(from: row)
-                let employee = Employee(
-                    id: request.employeeID, username: row["e_username"], name: row["e_name"], surname: row["e_surname"],
-                    email: row["e_email"], isAdmin: row["e_is_admin"], isActive: row["e_is_active"])
-                return ExportRow(employee: employee, request: request, daysInYear: row["days_in_year"])
+    /// Every request touching `year`, by employee then start date, for HR's CSV: handed to `row` one at a time
+    /// from one snapshot, so that a year of a large company never sits in memory at once.
+    public func exportRows(year: Int, _ row: (ExportRow) throws -> Void) throws {
+        try reading { connection in
+            try connection.with(
+                """
+                SELECT \(Rows.requestColumnsOfR), \(Rows.employeeColumnsOfE),
+                       COALESCE((SELECT d.days FROM holiday_request_days d WHERE d.request_id = r.id AND d.year = ?), 0)
+                FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
+                WHERE r.start_date <= ? AND r.end_date >= ?
+                ORDER BY e.surname, e.name, e.id, r.start_date, r.id
+                """
+            ) { statement in
+                statement.bind(1, year)
+                statement.bind(2, CalendarDate.lastOfYear(year)!)
+                statement.bind(3, CalendarDate.firstOfYear(year)!)
+                while try statement.step() {
+                    try row(ExportRow(
+                        employee: Rows.employee(statement, from: 11), request: try Rows.request(statement),
+                        daysInYear: statement.int(18)))
+                }
             }
         }
     }
 
     /// Every employee's balance for `year` (inactive ones included), by surname.
-    public func balances(year: Int) async throws -> [(Employee, Balance)] {
-        try await read { (db: Database) in
-            let company = try Queries.company(db)
-            let held = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT d.employee_id, r.status, SUM(d.days) AS days
-                    FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
-                    WHERE d.year = ? AND r.status IN ('pending', 'approved')
-                    GROUP BY d.employee_id, r.status
-                    """,
-                arguments: [year])
+    public func balances(year: Int) throws -> [(Employee, Balance)] {
+        try reading { connection in
+            let company = try Rows.company(connection)
             var approved: [Int64: Int] = [:], pending: [Int64: Int] = [:]
-            for row in held {
-                if row["status"] == "approved" { approved[row["employee_id"]] = row["days"] } else { pending[row["employee_id"]] = row["days"] }
+            try connection.with(
+                """
+                SELECT d.employee_id, r.status = 'approved', SUM(d.days)
+                FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+                WHERE d.year = ? AND r.status IN ('pending', 'approved')
+                GROUP BY d.employee_id, r.status
+                """
+            ) { statement in
+                statement.bind(1, year)
+                while try statement.step() {
+                    if statement.bool(1) { approved[statement.int64(0)] = statement.int(2) } else { pending[statement.int64(0)] = statement.int(2) }
+                }
             }
             var overrides: [Int64: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT employee_id, days FROM allowances WHERE year = ?", arguments: [year]) {
-                overrides[row["employee_id"]] = row["days"]
+            try connection.with("SELECT employee_id, days FROM allowances WHERE year = ?") { statement in
+                statement.bind(1, year)
+                while try statement.step() { overrides[statement.int64(0)] = statement.int(1) }
             }
-            return try Row.fetchAll(db, sql: "SELECT \(Queries.employeeColumns) FROM employees ORDER BY surname, name, id")
-                .map(Queries.employee(from:))
-                .map { employee in
-                    (employee, Balance(
+            return try connection.with("SELECT \(Rows.employeeColumns) FROM employees ORDER BY surname, name, id") { statement in
+                var rows: [(Employee, Balance)] = []
+                while try statement.step() {
+                    let employee = Rows.employee(statement)
+                    rows.append((employee, Balance(
                         year: year, allowance: overrides[employee.id] ?? company.defaultAllowance,
-                        approved: approved[employee.id] ?? 0, pending: pending[employee.id] ?? 0))
+                        approved: approved[employee.id] ?? 0, pending: pending[employee.id] ?? 0)))
                 }
+                return rows
+            }
         }
     }
 }

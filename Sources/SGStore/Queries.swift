@@ -2,26 +2,16 @@ import Foundation
 import GRDB
 import SGCore
 
-/// Reads shared by the rules, the API and `sgadmin`. Rows are decoded here and nowhere else.
+/// Employee reads inside GRDB transactions, for the account writes (add, provision, deactivate). The rules and the
+/// hot reads use `Rows` on an `SQLConnection` instead.
 public enum Queries {
-    static func company(_ db: Database) throws -> CompanySettings {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM company WHERE id = 1")) else {
-            throw SGError.conflict("The company row is missing: the database was not created by `sgadmin migrate`.")
-        }
-        return CompanySettings(
-            name: row["name"],
-            workingWeek: WorkingWeek(code: row["working_days"]) ?? .mondayToFriday,
-            defaultAllowance: row["default_allowance"],
-            timeZoneIdentifier: row["timezone"])
-    }
-
     static func employee(from row: Row) -> Employee {
         Employee(
             id: row["id"], username: row["username"], name: row["name"], surname: row["surname"], email: row["email"],
             isAdmin: row["is_admin"], isActive: row["is_active"])
     }
 
-    static let employeeColumns = "id, username, name, surname, email, is_admin, is_active"
+    static let employeeColumns = Rows.employeeColumns
 
     static func employee(_ db: Database, id: Int64) throws -> Employee? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(employeeColumns) FROM employees WHERE id = ?"), arguments: [id])
@@ -32,43 +22,5 @@ public enum Queries {
         try Row.fetchOne(
             db.cachedStatement(sql: "SELECT \(employeeColumns) FROM employees WHERE username = ?"), arguments: [username]
         ).map(employee(from:))
-    }
-
-    static func request(from row: Row) throws -> HolidayRequest {
-        let id: Int64 = row["id"]
-        guard let start = CalendarDate(iso: row["start_date"]), let end = CalendarDate(iso: row["end_date"]),
-              let status = HolidayStatus(rawValue: row["status"]),
-              let created = Timestamp.parse(row["created_at"]), let updated = Timestamp.parse(row["updated_at"])
-        else { throw SGError.conflict("Holiday request \(id) holds data this program cannot read.") }
-        return HolidayRequest(
-            id: id, employeeID: row["employee_id"], startDate: start, endDate: end, workingDays: row["working_days"],
-            status: status, comment: row["comment"], createdAt: created, updatedAt: updated,
-            decidedBy: row["decided_by"], decidedAt: (row["decided_at"] as String?).flatMap(Timestamp.parse))
-    }
-
-    static func request(_ db: Database, id: Int64) throws -> HolidayRequest? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM holiday_requests WHERE id = ?"), arguments: [id])
-            .map(request(from:))
-    }
-
-    static func requests(_ db: Database, sql: String, arguments: StatementArguments) throws -> [HolidayRequest] {
-        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map(request(from:))
-    }
-
-    static func heldDays(_ db: Database, employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int) {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT r.status, SUM(d.days) AS days
-                    FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
-                    WHERE d.employee_id = ? AND d.year = ? AND r.status IN ('pending', 'approved')
-                    GROUP BY r.status
-                    """),
-            arguments: [employeeID, year])
-        var approved = 0, pending = 0
-        for row in rows {
-            if row["status"] == "approved" { approved = row["days"] } else { pending = row["days"] }
-        }
-        return (approved, pending)
     }
 }

@@ -1,82 +1,140 @@
 import Foundation
-import GRDB
 import SGCore
 
-/// `HolidayTransaction` over one GRDB `Database` access. All SQL that the rules depend on lives here.
+/// `HolidayTransaction` over one `SQLConnection`: all SQL that the rules depend on lives here. The same type reads
+/// on pooled read-only connections (`HolidayStore.read`) and reads and writes on the write connection inside a
+/// `BEGIN IMMEDIATE` transaction (`HolidayStore.write`).
 struct SQLHolidayTransaction: HolidayTransaction {
-    let db: Database
+    let connection: SQLConnection
 
     func company() throws -> CompanySettings {
-        try Queries.company(db)
+        try Rows.company(connection)
     }
 
     func employee(id: Int64) throws -> Employee? {
-        try Queries.employee(db, id: id)
+        try Rows.employee(connection, id: id)
     }
 
     func employee(username: String) throws -> Employee? {
-        try Queries.employee(db, username: username)
+        try Rows.employee(connection, username: username)
     }
 
     func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate> {
-        let rows = try String.fetchAll(
-            db.cachedStatement(sql: "SELECT date FROM public_holidays WHERE date BETWEEN ? AND ?"),
-            arguments: [start.description, end.description])
-        return Set(rows.compactMap(CalendarDate.init(iso:)))
+        try connection.with("SELECT date FROM public_holidays WHERE date BETWEEN ? AND ?") { statement in
+            statement.bind(1, start)
+            statement.bind(2, end)
+            var days = Set<CalendarDate>()
+            while try statement.step() { days.insert(try statement.date(0)) }
+            return days
+        }
     }
 
     func allowanceOverride(employeeID: Int64, year: Int) throws -> Int? {
-        try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT days FROM allowances WHERE employee_id = ? AND year = ?"),
-            arguments: [employeeID, year])
+        try connection.with("SELECT days FROM allowances WHERE employee_id = ? AND year = ?") { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, year)
+            return try statement.step() ? statement.int(0) : nil
+        }
     }
 
     func heldDays(employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int) {
-        try Queries.heldDays(db, employeeID: employeeID, year: year)
+        try Rows.heldDays(connection, employeeID: employeeID, year: year)
     }
 
     func overlappingRequests(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [HolidayRequest] {
-        try Queries.requests(
-            db,
-            sql: """
-                SELECT * FROM holiday_requests
-                WHERE employee_id = ? AND status IN ('pending', 'approved') AND start_date <= ? AND end_date >= ?
-                ORDER BY start_date, id
-                """,
-            arguments: [employeeID, end.description, start.description])
+        try connection.with(
+            """
+            SELECT \(Rows.requestColumns) FROM holiday_requests
+            WHERE employee_id = ? AND status IN ('pending', 'approved') AND start_date BETWEEN ? AND ? AND end_date >= ?
+            ORDER BY start_date, id
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, Rows.earliestStart(touching: start))
+            statement.bind(3, end)
+            statement.bind(4, start)
+            var requests: [HolidayRequest] = []
+            while try statement.step() { requests.append(try Rows.request(statement)) }
+            return requests
+        }
+    }
+
+    func requests(employeeID: Int64, touching year: Int) throws -> [HolidayRequest] {
+        try connection.with(
+            """
+            SELECT \(Rows.requestColumns) FROM holiday_requests
+            WHERE employee_id = ? AND start_date BETWEEN ? AND ? AND end_date >= ?
+            ORDER BY start_date, id
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, Rows.earliestStart(touching: CalendarDate.firstOfYear(year)!))
+            statement.bind(3, CalendarDate.lastOfYear(year)!)
+            statement.bind(4, CalendarDate.firstOfYear(year)!)
+            var requests: [HolidayRequest] = []
+            while try statement.step() { requests.append(try Rows.request(statement)) }
+            return requests
+        }
     }
 
     func request(id: Int64) throws -> HolidayRequest? {
-        try Queries.request(db, id: id)
+        try Rows.request(connection, id: id)
     }
 
     func daysByYear(requestID: Int64) throws -> [Int: Int] {
-        var result: [Int: Int] = [:]
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT year, days FROM holiday_request_days WHERE request_id = ?"),
-            arguments: [requestID])
-        for row in rows { result[row["year"]] = row["days"] }
-        return result
+        try Rows.daysByYear(connection, requestID: requestID)
     }
+
+    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)] {
+        try connection.with(
+            """
+            SELECT d.employee_id, d.year, SUM(d.days) AS held
+            FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+            WHERE r.status IN ('pending', 'approved')
+              AND NOT EXISTS (SELECT 1 FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year)
+            GROUP BY d.employee_id, d.year
+            HAVING held > ?
+            ORDER BY d.employee_id, d.year
+            """
+        ) { statement in
+            statement.bind(1, days)
+            var rows: [(employeeID: Int64, year: Int, held: Int)] = []
+            while try statement.step() { rows.append((statement.int64(0), statement.int(1), statement.int(2))) }
+            return rows
+        }
+    }
+
+    // MARK: Writes
 
     func insertRequest(
         employeeID: Int64, start: CalendarDate, end: CalendarDate, daysByYear: [Int: Int], comment: String, at: Date
     ) throws -> HolidayRequest {
         let now = Timestamp.format(at)
         let total = daysByYear.values.reduce(0, +)
-        try db.execute(
-            sql: """
-                INSERT INTO holiday_requests (employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at)
-                VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)
-                """,
-            arguments: [employeeID, start.description, end.description, total, comment, now, now])
-        let id = db.lastInsertedRowID
-        for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
-            try db.execute(
-                sql: "INSERT INTO holiday_request_days (request_id, employee_id, year, days) VALUES (?, ?, ?, ?)",
-                arguments: [id, employeeID, year, days])
+        try connection.execute(
+            """
+            INSERT INTO holiday_requests (employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, start)
+            statement.bind(3, end)
+            statement.bind(4, total)
+            statement.bind(5, comment)
+            statement.bind(6, now)
+            statement.bind(7, now)
         }
-        guard let request = try Queries.request(db, id: id) else {
+        let id = connection.lastInsertedRowID
+        for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
+            try connection.execute("INSERT INTO holiday_request_days (request_id, employee_id, year, days) VALUES (?, ?, ?, ?)") { statement in
+                statement.bind(1, id)
+                statement.bind(2, employeeID)
+                statement.bind(3, year)
+                statement.bind(4, days)
+            }
+        }
+        guard let request = try Rows.request(connection, id: id) else {
             throw SGError.conflict("The new request \(id) could not be read back.")
         }
         return request
@@ -85,51 +143,55 @@ struct SQLHolidayTransaction: HolidayTransaction {
     func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws {
         let now = Timestamp.format(at)
         if let decidedBy {
-            try db.execute(
-                sql: "UPDATE holiday_requests SET status = ?, updated_at = ?, decided_by = ?, decided_at = ? WHERE id = ?",
-                arguments: [status.rawValue, now, decidedBy, now, requestID])
+            try connection.execute("UPDATE holiday_requests SET status = ?, updated_at = ?, decided_by = ?, decided_at = ? WHERE id = ?") { statement in
+                statement.bind(1, status.rawValue)
+                statement.bind(2, now)
+                statement.bind(3, decidedBy)
+                statement.bind(4, now)
+                statement.bind(5, requestID)
+            }
         } else {
-            try db.execute(
-                sql: "UPDATE holiday_requests SET status = ?, updated_at = ? WHERE id = ?",
-                arguments: [status.rawValue, now, requestID])
+            try connection.execute("UPDATE holiday_requests SET status = ?, updated_at = ? WHERE id = ?") { statement in
+                statement.bind(1, status.rawValue)
+                statement.bind(2, now)
+                statement.bind(3, requestID)
+            }
         }
     }
 
     func appendEvent(requestID: Int64, from: HolidayStatus?, to: HolidayStatus, actor: Actor, at: Date, note: String) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO holiday_events (request_id, from_status, to_status, actor, actor_employee_id, at, note)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [requestID, from?.rawValue, to.rawValue, actor.name, actor.employeeID, Timestamp.format(at), note])
+        try connection.execute(
+            """
+            INSERT INTO holiday_events (request_id, from_status, to_status, actor, actor_employee_id, at, note)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        ) { statement in
+            statement.bind(1, requestID)
+            statement.bind(2, from?.rawValue)
+            statement.bind(3, to.rawValue)
+            statement.bind(4, actor.name)
+            statement.bind(5, actor.employeeID)
+            statement.bind(6, Timestamp.format(at))
+            statement.bind(7, note)
+        }
     }
 
     func setAllowance(employeeID: Int64, year: Int, days: Int) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO allowances (employee_id, year, days) VALUES (?, ?, ?)
-                ON CONFLICT (employee_id, year) DO UPDATE SET days = excluded.days
-                """,
-            arguments: [employeeID, year, days])
+        try connection.execute(
+            """
+            INSERT INTO allowances (employee_id, year, days) VALUES (?, ?, ?)
+            ON CONFLICT (employee_id, year) DO UPDATE SET days = excluded.days
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, year)
+            statement.bind(3, days)
+        }
     }
 
     func setDefaultAllowance(_ days: Int) throws {
-        try db.execute(sql: "UPDATE company SET default_allowance = ? WHERE id = 1", arguments: [days])
-    }
-
-    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)] {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT d.employee_id, d.year, SUM(d.days) AS held
-                FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
-                WHERE r.status IN ('pending', 'approved')
-                  AND NOT EXISTS (SELECT 1 FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year)
-                GROUP BY d.employee_id, d.year
-                HAVING held > ?
-                ORDER BY d.employee_id, d.year
-                """,
-            arguments: [days])
-        return rows.map { (employeeID: $0["employee_id"], year: $0["year"], held: $0["held"]) }
+        try connection.execute("UPDATE company SET default_allowance = ? WHERE id = 1") { statement in
+            statement.bind(1, days)
+        }
     }
 }

@@ -95,20 +95,34 @@ public struct Sessions: Sendable {
     }
 
     /// The active employee a live token belongs to, or nil.
+    ///
+    /// Every authenticated request asks this, so it runs on a pooled read connection on the caller's thread, and a
+    /// token found there is remembered by that connection. An entry is used only before its expiry and only while
+    /// nothing has been committed to the database since it was read (`SQLConnection.validatedCache`): logout,
+    /// deactivation (also by sgadmin in another process) and any change to the employee are seen by the next request.
     public func employee(forToken token: String) async throws -> Employee? {
         guard token.hasPrefix("sg_"), token.utf8.count < 100 else { return nil }
-        let digest = Self.digest(token)
-        let now = Timestamp.format(clock.now())
-        return try await database.read { (db: Database) in
-            try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT e.id, e.username, e.name, e.surname, e.email, e.is_admin, e.is_active
-                        FROM auth_tokens t JOIN employees e ON e.id = t.employee_id
-                        WHERE t.token_hash = ? AND t.expires_at > ? AND e.is_active = 1
-                        """),
-                arguments: [digest, now]
-            ).map(Queries.employee(from:))
+        let now = clock.now()
+        return try database.withReader { connection in
+            let cache = try connection.validatedCache()
+            if let cached = cache?.tokens[token] {
+                if cached.expiresAt > now { return cached.employee }
+                cache?.tokens[token] = nil
+                return nil
+            }
+            let found = try connection.with(
+                """
+                SELECT \(Rows.employeeColumnsOfE), t.expires_at
+                FROM auth_tokens t JOIN employees e ON e.id = t.employee_id
+                WHERE t.token_hash = ? AND e.is_active = 1
+                """
+            ) { statement -> (employee: Employee, expiresAt: Date)? in
+                statement.bind(1, blob: Self.digest(token))
+                return try statement.step() ? (Rows.employee(statement), try statement.timestamp(7)) : nil
+            }
+            guard let found, found.expiresAt > now else { return nil }
+            if let cache, cache.tokens.count < ConnectionCache.maximumTokens { cache.tokens[token] = found }
+            return found.employee
         }
     }
 

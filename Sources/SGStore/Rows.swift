@@ -1,0 +1,124 @@
+import Foundation
+import SGCore
+
+/// Reads shared by the rules, the API and `sgadmin`, on an `SQLConnection`. Rows are decoded here, by column
+/// position, and nowhere else.
+enum Rows {
+    // MARK: Company
+
+    /// The company's settings; on a pooled read connection, remembered until the next change to the database.
+    static func company(_ connection: SQLConnection) throws -> CompanySettings {
+        let cache = try connection.validatedCache()
+        if let company = cache?.company { return company }
+        let company = try readCompany(connection)
+        cache?.company = company
+        return company
+    }
+
+    private static func readCompany(_ connection: SQLConnection) throws -> CompanySettings {
+        try connection.with("SELECT name, working_days, default_allowance, timezone FROM company WHERE id = 1") { statement in
+            guard try statement.step() else {
+                throw SGError.conflict("The company row is missing: the database was not created by `sgadmin migrate`.")
+            }
+            return CompanySettings(
+                name: statement.text(0),
+                workingWeek: WorkingWeek(code: statement.text(1)) ?? .mondayToFriday,
+                defaultAllowance: statement.int(2),
+                timeZoneIdentifier: statement.text(3))
+        }
+    }
+
+    // MARK: Employees
+
+    static let employeeColumns = "id, username, name, surname, email, is_admin, is_active"
+
+    /// `employeeColumns` of the table aliased `e`, for joins.
+    static let employeeColumnsOfE = qualified(employeeColumns, "e")
+
+    private static func qualified(_ columns: String, _ alias: String) -> String {
+        columns.split(separator: ",").map { "\(alias).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")
+    }
+
+    /// An employee from `employeeColumns` starting at column `first`.
+    static func employee(_ statement: SQLStatement, from first: Int32 = 0) -> Employee {
+        Employee(
+            id: statement.int64(first), username: statement.text(first + 1), name: statement.text(first + 2),
+            surname: statement.text(first + 3), email: statement.text(first + 4), isAdmin: statement.bool(first + 5),
+            isActive: statement.bool(first + 6))
+    }
+
+    static func employee(_ connection: SQLConnection, id: Int64) throws -> Employee? {
+        try connection.with("SELECT \(employeeColumns) FROM employees WHERE id = ?") { statement in
+            statement.bind(1, id)
+            return try statement.step() ? employee(statement) : nil
+        }
+    }
+
+    static func employee(_ connection: SQLConnection, username: String) throws -> Employee? {
+        try connection.with("SELECT \(employeeColumns) FROM employees WHERE username = ?") { statement in
+            statement.bind(1, username)
+            return try statement.step() ? employee(statement) : nil
+        }
+    }
+
+    // MARK: Requests
+
+    static let requestColumns =
+        "id, employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at, decided_by, decided_at"
+
+    /// `requestColumns` of the table aliased `r`, for joins.
+    static let requestColumnsOfR = qualified(requestColumns, "r")
+
+    /// No request covers more than `HolidayService.maximumSpanDays` days, so one that reaches `day` starts at most that
+    /// many days before it. Bounding the start lets holiday_requests_employee (employee_id, start_date) skip an
+    /// employee's older years instead of checking the end date of every request they ever made.
+    static func earliestStart(touching day: CalendarDate) -> CalendarDate {
+        day.adding(days: -HolidayService.maximumSpanDays) ?? day
+    }
+
+    /// A request from `requestColumns` starting at column 0; unreadable data is an error, not a guess.
+    static func request(_ statement: SQLStatement) throws -> HolidayRequest {
+        HolidayRequest(
+            id: statement.int64(0), employeeID: statement.int64(1), startDate: try statement.date(2),
+            endDate: try statement.date(3), workingDays: statement.int(4), status: try statement.status(5),
+            comment: statement.text(6), createdAt: try statement.timestamp(7), updatedAt: try statement.timestamp(8),
+            decidedBy: statement.optionalText(9), decidedAt: try statement.optionalTimestamp(10))
+    }
+
+    static func request(_ connection: SQLConnection, id: Int64) throws -> HolidayRequest? {
+        try connection.with("SELECT \(requestColumns) FROM holiday_requests WHERE id = ?") { statement in
+            statement.bind(1, id)
+            return try statement.step() ? try request(statement) : nil
+        }
+    }
+
+    static func daysByYear(_ connection: SQLConnection, requestID: Int64) throws -> [Int: Int] {
+        try connection.with("SELECT year, days FROM holiday_request_days WHERE request_id = ?") { statement in
+            statement.bind(1, requestID)
+            var result: [Int: Int] = [:]
+            while try statement.step() { result[statement.int(0)] = statement.int(1) }
+            return result
+        }
+    }
+
+    // MARK: Balances
+
+    static func heldDays(_ connection: SQLConnection, employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int) {
+        try connection.with(
+            """
+            SELECT r.status = 'approved', SUM(d.days)
+            FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+            WHERE d.employee_id = ? AND d.year = ? AND r.status IN ('pending', 'approved')
+            GROUP BY r.status
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, year)
+            var approved = 0, pending = 0
+            while try statement.step() {
+                if statement.bool(0) { approved = statement.int(1) } else { pending = statement.int(1) }
+            }
+            return (approved, pending)
+        }
+    }
+}

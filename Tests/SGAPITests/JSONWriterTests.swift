@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import SGCore
+@testable import SGAPI
+
+/// The hand-written JSON must be what JSONEncoder (sorted keys, slashes unescaped) wrote before it.
+@Suite struct JSONWriterTests {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    func written(_ body: (inout JSONWriter) -> Void) -> String {
+        var json = JSONWriter()
+        body(&json)
+        return String(buffer: json.buffer)
+    }
+
+    @Test func escapesStringsAsJSONEncoderDoes() throws {
+        var strings = ["", "plain", "José Núñez, \"Pepe\"", "back\\slash", "a/b", "tab\tnew\nline\rcr", "\u{8}\u{c}",
+                       "«fiesta» — ñ 🏖️", "=HYPERLINK(\"x\")", "\u{2028}\u{2029}", "\u{7f}"]
+        strings += (0..<32).map { String(UnicodeScalar(UInt8($0))) }
+        for text in strings {
+            let expected = String(decoding: try Self.encoder.encode([text]), as: UTF8.self)
+            #expect(written { $0.array([text]) { json, value in json.value(value) } } == expected, "\(text.debugDescription)")
+        }
+    }
+
+    @Test func writesNumbersBooleansNullsAndNesting() throws {
+        struct Shape: Encodable {
+            let a: [Int]
+            let b: Bool
+            let c: String?
+            let d: [String: Int]
+            let e: Int64
+            func encode(to encoder: any Encoder) throws {
+                enum Keys: String, CodingKey { case a, b, c, d, e }
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(a, forKey: .a)
+                try container.encode(b, forKey: .b)
+                try container.encode(c, forKey: .c)
+                try container.encode(d, forKey: .d)
+                try container.encode(e, forKey: .e)
+            }
+        }
+        let shape = Shape(a: [0, -1, Int.max, Int.min], b: false, c: nil, d: ["2026": 3, "2027": 0], e: Int64.min)
+        let expected = String(decoding: try Self.encoder.encode(shape), as: UTF8.self)
+        let text = written { json in
+            json.object { json in
+                json.key("a"); json.array(shape.a) { json, number in json.value(number) }
+                json.key("b"); json.value(shape.b)
+                json.key("c"); json.value(shape.c)
+                json.key("d"); json.object { json in for (key, value) in shape.d.sorted(by: { $0.key < $1.key }) { json.key(dynamic: key); json.value(value) } }
+                json.key("e"); json.value(shape.e)
+            }
+        }
+        #expect(text == expected)
+    }
+
+    @Test func writesARequestWithEveryFieldInSortedOrder() throws {
+        let request = HolidayRequest(
+            id: 7, employeeID: 3, startDate: CalendarDate(iso: "2026-12-28")!, endDate: CalendarDate(iso: "2027-01-05")!,
+            workingDays: 6, status: .approved, comment: "Home, \"really\"", createdAt: Date(timeIntervalSince1970: 1_790_000_000.5),
+            updatedAt: Date(timeIntervalSince1970: 1_790_000_100), decidedBy: "admin", decidedAt: Date(timeIntervalSince1970: 1_790_000_100))
+        let employee = Employee(id: 3, username: "bob", name: "José", surname: "Núñez", email: "bob@example.com", isAdmin: false, isActive: true)
+        let admin = Actor(employeeID: 1, name: "admin", isAdmin: true)
+        let detail = DTO.RequestDetail(
+            request: DTO.Request(request, employee: employee, viewer: admin, today: CalendarDate(iso: "2026-12-01")!),
+            workingDaysByYear: [2027: 3, 2026: 3],
+            history: [DTO.Event(HolidayEvent(id: 9, requestID: 7, from: nil, to: .pending, actor: "bob", actorEmployeeID: 3,
+                                             at: Date(timeIntervalSince1970: 1_790_000_000.5), note: ""))])
+        var json = JSONWriter()
+        detail.write(to: &json)
+        let text = String(buffer: json.buffer)
+        #expect(text == #"{"allowedActions":["revert","cancel"],"comment":"Home, \"really\"","createdAt":"2026-09-21T14:13:20.500Z","#
+            + #""decidedAt":"2026-09-21T14:15:00.000Z","decidedBy":"admin","employee":{"id":3,"name":"José","surname":"Núñez","username":"bob"},"#
+            + #""employeeId":3,"endDate":"2027-01-05","history":[{"actor":"bob","at":"2026-09-21T14:13:20.500Z","from":null,"id":9,"note":"","to":"pending"}],"#
+            + #""id":7,"startDate":"2026-12-28","status":"approved","updatedAt":"2026-09-21T14:15:00.000Z","workingDays":6,"workingDaysByYear":{"2026":3,"2027":3}}"#)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(Array(parsed.keys).sorted() == parsed.keys.sorted())
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import Testing
+import SGCore
+import SGTestSupport
+@testable import SGStore
+
+/// The read path of a database file: pooled read-only connections with reused statements and caches that must
+/// never serve what another connection (this process's writer, or sgadmin's) has changed.
+@Suite struct ReadPathTests {
+    /// A fixture on a file, and a second `AppDatabase` on the same file, as sgadmin opens beside the server.
+    static func twoProcesses() async throws -> (Fixture, AppDatabase, TemporaryDatabasePath) {
+        let path = TemporaryDatabasePath()
+        let f = try await Fixture.make(path: path.path)
+        return (f, try AppDatabase.open(path: path.path, schema: .requireCurrent), path)
+    }
+
+    @Test func readsSeeEveryCommittedWriteAtOnce() async throws {
+        let (f, other, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        let otherService = HolidayService(store: other, clock: f.clock)
+        for round in 0..<5 {
+            let start = f.weekday(7 + round * 7)
+            // Written through this process's writer, read through its pool.
+            let request = try await f.service.createRequest(for: f.alice.id, start: start, end: start, comment: "", actor: f.alice.actor)
+            #expect(try await f.database.requests(RequestFilter(status: .pending)).items.last?.request.id == request.id)
+            #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == 1)
+            // Decided by the other process, read here.
+            try await otherService.perform(.approve, on: request.id, by: f.admin.actor)
+            #expect(try await f.database.requestDetail(id: request.id)?.request.status == .approved)
+            #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).approved == round + 1)
+            let view = try await f.service.yearView(employeeID: f.alice.id, year: nil)
+            #expect(view.year == 2026 && view.requests.count == round + 1 && view.balance.approved == round + 1 && view.balance.pending == 0)
+        }
+    }
+
+    @Test func aFailedReadLeavesNoSnapshotBehind() async throws {
+        let (f, other, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        struct Stop: Error {}
+        for _ in 0..<3 {
+            // Stop half-way through a statement and through a transaction: the connection goes back to the pool.
+            #expect(throws: Stop.self) {
+                try f.database.reading { connection in
+                    try connection.with("SELECT id FROM employees") { statement in
+                        _ = try statement.step()
+                        throw Stop()
+                    }
+                }
+            }
+        }
+        _ = try await other.addEmployee(NewEmployee(
+            username: "carol", name: "Carol", surname: "New", email: "carol@example.com", isAdmin: false, passwordHash: nil))
+        for _ in 0..<3 {
+            #expect(try await f.database.employees().contains { $0.username == "carol" })
+            #expect(try f.database.withReader { try Rows.employee($0, username: "carol") } != nil)
+        }
+    }
+
+    @Test func aCachedTokenDiesWithTheDeactivationOfItsEmployeeByAnotherProcess() async throws {
+        let (f, other, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        let sessions = f.sessions()
+        let issued = try await sessions.login(username: "bob", password: Fixture.password)
+        for _ in 0..<3 { #expect(try await sessions.employee(forToken: issued.token)?.id == f.bob.id) }
+        _ = try await other.deactivateEmployee(username: "bob")
+        #expect(try await sessions.employee(forToken: issued.token) == nil)
+    }
+
+    @Test func aCachedTokenDiesAtLogoutAndAtExpiry() async throws {
+        let (f, _, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        let sessions = f.sessions()
+        let first = try await sessions.login(username: "alice", password: Fixture.password)
+        let second = try await sessions.login(username: "alice", password: Fixture.password)
+        for _ in 0..<3 {
+            #expect(try await sessions.employee(forToken: first.token) != nil)
+            #expect(try await sessions.employee(forToken: second.token) != nil)
+        }
+        try await sessions.logout(token: first.token)
+        #expect(try await sessions.employee(forToken: first.token) == nil)
+        #expect(try await sessions.employee(forToken: second.token) != nil)
+        // Nothing is written when a token expires: the cache must check the time itself.
+        f.clock.set(second.expiresAt.addingTimeInterval(-1))
+        #expect(try await sessions.employee(forToken: second.token) != nil)
+        f.clock.set(second.expiresAt.addingTimeInterval(1))
+        #expect(try await sessions.employee(forToken: second.token) == nil)
+    }
+
+    @Test func aChangedEmployeeIsSeenThroughACachedToken() async throws {
+        let (f, other, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        let sessions = f.sessions()
+        let issued = try await sessions.login(username: "admin", password: Fixture.password)
+        #expect(try await sessions.employee(forToken: issued.token)?.isAdmin == true)
+        try await other.write { (db: Database) in
+            try db.execute(sql: "UPDATE employees SET is_admin = 0, name = 'Renamed' WHERE username = 'admin'")
+        }
+        let seen = try await sessions.employee(forToken: issued.token)
+        #expect(seen?.isAdmin == false && seen?.name == "Renamed")
+    }
+
+    @Test func companySettingsChangedByAnotherProcessAreSeenAtOnce() async throws {
+        let (f, other, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        for _ in 0..<3 { #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == 23) }
+        try await HolidayService(store: other, clock: f.clock).setDefaultAllowance(25, by: f.admin.actor)
+        #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == 25)
+        #expect(try await f.service.yearView(employeeID: f.bob.id, year: 2026).balance.allowance == 25)
+
+        // Late in the evening of 2 March in UTC is already 3 March in Tokyo.
+        f.clock.set(Date(timeIntervalSince1970: Double(Fixture.today.dayNumber) * 86_400 + 22 * 3600))
+        #expect(try await f.service.today() == Fixture.today)
+        try await other.write { (db: Database) in try db.execute(sql: "UPDATE company SET timezone = 'Asia/Tokyo'") }
+        #expect(try await f.service.today() == Fixture.today.adding(days: 1))
+    }
+
+    @Test func theTokenCacheIsBounded() async throws {
+        let (f, _, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        let sessions = f.sessions()
+        var tokens: [String] = []
+        for _ in 0..<5 { tokens.append(try await sessions.login(username: "alice", password: Fixture.password).token) }
+        try f.database.withReader { connection in
+            let cache = try #require(try connection.validatedCache())
+            cache.tokens.removeAll()
+            for index in 0..<ConnectionCache.maximumTokens {
+                cache.tokens["sg_filler\(index)"] = (f.alice, Date.distantFuture)
+            }
+        }
+        // A full cache still answers, from the database.
+        for token in tokens { #expect(try await sessions.employee(forToken: token)?.id == f.alice.id) }
+        let cached = try f.database.withReader { connection in try #require(try connection.validatedCache()).tokens.count }
+        #expect(cached <= ConnectionCache.maximumTokens)
+    }
+
+    @Test func thePendingListReadsOnlyIndexes() async throws {
+        let (f, _, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        let filter = RequestFilter(status: .pending)
+        let plans = try await f.database.read { (db: Database) -> [String] in
+            try [AppDatabase.countSQL(filter), AppDatabase.pageSQL(filter), AppDatabase.pageSQL(RequestFilter(status: .pending, afterID: 7))]
+                .map { sql in
+                    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(Array(repeating: 1, count: sql.filter { $0 == "?" }.count)))
+                        .map { $0["detail"] as String }.joined(separator: "; ")
+                }
+        }
+        #expect(plans[0].contains("COVERING INDEX holiday_requests_status"), "\(plans[0])")
+        for plan in plans[1...] {
+            #expect(plan.contains("INDEX holiday_requests_status") && !plan.contains("TEMP B-TREE") && !plan.contains("SCAN"), "\(plan)")
+        }
+    }
+
+    @Test func inMemoryAndFileDatabasesAnswerAlike() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        var answers: [String] = []
+        for f in [try await Fixture.make(), try await Fixture.make(path: path.path)] {
+            try await f.database.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-12-28"), name: "Local"))
+            let across = try await f.service.createRequest(
+                for: f.alice.id, start: Fixture.date("2026-12-24"), end: Fixture.date("2027-01-05"), comment: "Home, \"really\"", actor: f.alice.actor)
+            try await f.service.perform(.approve, on: across.id, by: f.admin.actor, note: "ok")
+            _ = try await f.service.createRequest(for: f.bob.id, start: f.day(10), end: f.day(12), comment: "", actor: f.bob.actor)
+            let page = try await f.database.requests(RequestFilter(limit: 1))
+            let detail = try #require(try await f.database.requestDetail(id: across.id))
+            let view = try await f.service.yearView(employeeID: f.alice.id, year: 2027)
+            let (requests, balance) = (view.requests, view.balance)
+            var exported: [String] = []
+            try f.database.exportRows(year: 2026) { row in exported.append("\(row.employee.username) \(row.request.id) \(row.daysInYear)") }
+            answers.append("""
+                \(page.total) \(page.nextAfterID.map(String.init) ?? "-") \(page.items.map { "\($0.request.id)\($0.employee.username)" })
+                \(detail.daysByYear.sorted { $0.key < $1.key }) \(detail.events.map { "\($0.from?.rawValue ?? "-")>\($0.to.rawValue)" })
+                \(requests.map(\.workingDays)) \(balance) \(exported)
+                \(try await f.database.publicHolidays(year: 2026).map(\.date)) \(try f.database.balances(year: 2026).map { "\($0.0.username):\($0.1.remaining)" })
+                """)
+        }
+        #expect(answers[0] == answers[1])
+    }
+}
