@@ -104,6 +104,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "SGBenchTests",
+            dependencies: [
+                // The tests run the built sgbench binary, as `make bench` does.
+                "sgbench", "SGCore", "SGStore", "SGTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "SGAdminTests",
             dependencies: [
                 // The tests run the built sgadmin binary, as an operator would.

@@ -5,7 +5,7 @@
 #
 # Settings (environment): BENCH_SECONDS (per scenario, default 15), BENCH_CONNECTIONS (64), BENCH_THREADS (wrk
 # threads, 2), BENCH_SEED (42), BENCH_EMPLOYEES (10000), BENCH_REQUESTS (300000), BENCH_YEARS (5),
-# BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix, 20), BENCH_DIR (./var/bench).
+# BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix, 100), BENCH_DIR (./var/bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -17,7 +17,7 @@ seed=${BENCH_SEED:-42}
 employees=${BENCH_EMPLOYEES:-10000}
 requests=${BENCH_REQUESTS:-300000}
 years=${BENCH_YEARS:-5}
-paced_delay=${BENCH_PACED_DELAY_MS:-20}
+paced_delay=${BENCH_PACED_DELAY_MS:-100}
 dir=${BENCH_DIR:-./var/bench}
 
 say() { printf '== %s\n' "$*" >&2; }

@@ -31,6 +31,8 @@ struct Seed: AsyncParsableCommand {
     @Option(help: "Holiday requests in all.") var requests: Int = 300_000
     @Option(help: "Calendar years of history, ending with this year.") var years: Int = 5
     @Option(help: "Today, YYYY-MM-DD [default: today in UTC].") var today: String?
+    @Option(help: ArgumentHelp("bcrypt cost of the one password every synthetic account shares.", visibility: .hidden))
+    var bcryptCost: UInt8 = 12
 
     func validate() throws {
         guard employees > admins, admins >= 2 else { throw ValidationError("need at least 2 admins and more employees than admins") }
@@ -54,7 +56,7 @@ struct Seed: AsyncParsableCommand {
         let company = SyntheticCompany.generate(plan)
         let generated = Date()
         let store = try AppDatabase.open(path: database, schema: .migrate)
-        let passwordHash = try await Passwords.hash(SyntheticCompany.password)
+        let passwordHash = try await Passwords.hash(SyntheticCompany.password, cost: bcryptCost)
         let issued = try company.write(to: store, passwordHash: passwordHash)
         let written = Date()
 

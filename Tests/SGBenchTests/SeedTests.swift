@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import Testing
+import SGCore
+import SGStore
+import SGTestSupport
+
+/// `sgbench seed` on a small company: the data obeys the invariants `make bench` checks, the same seed gives the
+/// same company, and the tokens it hands the load generator work.
+@Suite(.serialized) struct SeedTests {
+    static let binary: URL = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("sgbench")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/sgbench")
+    }()
+
+    static let invariants = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../bench/invariants.sql").standardized
+
+    /// Seeds a new file; returns its path and the tokens file's lines.
+    func seed(_ seed: Int, requests: Int = 2_400) throws -> (TemporaryDatabasePath, [String]) {
+        let path = TemporaryDatabasePath()
+        let tokens = path.path + ".tokens"
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = [
+            "seed", "--database", path.path, "--tokens", tokens, "--seed", "\(seed)", "--employees", "80", "--admins", "3",
+            "--requests", "\(requests)", "--years", "3", "--today", "2026-03-02", "--bcrypt-cost", "4",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        defer { try? FileManager.default.removeItem(atPath: tokens) }
+        let lines = try String(contentsOfFile: tokens, encoding: .utf8).split(separator: "\n").map(String.init)
+        return (path, lines)
+    }
+
+    @Test func theSyntheticCompanyKeepsEveryInvariant() async throws {
+        let (path, tokens) = try seed(7)
+        defer { path.cleanUp() }
+        let database = try AppDatabase.open(path: path.path, schema: .requireCurrent)
+        let sql = try String(contentsOf: Self.invariants, encoding: .utf8)
+        let results = try await database.read { (db: Database) -> [(String, Int)] in
+            var results: [(String, Int)] = []
+            let statements = try db.allStatements(sql: sql)
+            while let statement = try statements.next() {
+                for row in try Row.fetchAll(statement) { results.append((row[0], row[1])) }
+            }
+            return results
+        }
+        #expect(results.count == 10)
+        for (check, violations) in results { #expect(violations == 0, "\(check)") }
+
+        let (statuses, count, inactive) = try await database.read { (db: Database) in
+            (try String.fetchSet(db, sql: "SELECT DISTINCT status FROM holiday_requests"),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM holiday_requests") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM employees WHERE is_active = 0") ?? 0)
+        }
+        #expect(statuses == Set(HolidayStatus.allCases.map(\.rawValue)))
+        #expect(count == 2_400)
+
+        // One token per active employee, and each works as a bearer token.
+        #expect(tokens.count == 80 - inactive)
+        // Issued for a week from the seed's "today".
+        let sessions = Sessions(
+            database: database, directory: LocalAccountDirectory(database: database, cost: 4), clock: FixedClock(today: Fixture.today))
+        for line in tokens.prefix(5) {
+            let fields = line.split(separator: "\t").map(String.init)
+            #expect(try await sessions.employee(forToken: fields[3])?.username == fields[1])
+        }
+    }
+
+    @Test func theSameSeedGivesTheSameCompany() async throws {
+        func fingerprint(_ seed: Int) async throws -> String {
+            let (path, _) = try self.seed(seed, requests: 600)
+            defer { path.cleanUp() }
+            let database = try AppDatabase.open(path: path.path, schema: .requireCurrent)
+            return try await database.read { (db: Database) in
+                try [
+                    "SELECT id, username, name, surname, is_admin, is_active, deactivated_at FROM employees ORDER BY id",
+                    "SELECT * FROM holiday_requests ORDER BY id", "SELECT * FROM holiday_request_days ORDER BY request_id, year",
+                    "SELECT * FROM holiday_events ORDER BY id", "SELECT * FROM allowances ORDER BY employee_id, year",
+                    "SELECT * FROM public_holidays ORDER BY date",
+                ].map { sql in try Row.fetchAll(db, sql: sql).map(\.description).joined(separator: "\n") }.joined(separator: "\n")
+            }
+        }
+        let first = try await fingerprint(11)
+        #expect(try await fingerprint(11) == first)
+        #expect(try await fingerprint(12) != first)
+    }
+}
