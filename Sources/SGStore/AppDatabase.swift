@@ -12,13 +12,15 @@ public final class AppDatabase: Sendable {
     private let readers: ReadConnectionPool?
     /// The rules' statements on GRDB's write connection (and, in memory, its only connection).
     private let writeConnection = BorrowedConnection()
+    private let checkpointer: Checkpointer?
 
     /// How long a writer waits for another process's write lock before giving up.
     public static let busyTimeout: TimeInterval = 5
 
-    private init(writer: any DatabaseWriter, readers: ReadConnectionPool?) {
+    private init(writer: any DatabaseWriter, readers: ReadConnectionPool?, checkpointer: Checkpointer?) {
         self.writer = writer
         self.readers = readers
+        self.checkpointer = checkpointer
     }
 
     public enum SchemaPolicy: Sendable {
@@ -28,34 +30,59 @@ public final class AppDatabase: Sendable {
         case requireCurrent
     }
 
+    /// Who copies committed pages from the write-ahead log back into the database file.
+    public enum Checkpointing: Sendable {
+        /// SQLite's default: the commit that takes the log past 1,000 pages does it, and waits for it (sgadmin).
+        case automatic
+        /// `checkpoint()`, called off the request path (the server's `WALCheckpointService`). A commit takes the
+        /// copy on itself only if the log passes `backgroundSafetyNetPages`, should the background stop keeping up.
+        case background
+    }
+
+    /// Log pages (of 4 KiB) after which a commit checkpoints even when checkpoints run in the background.
+    public static let backgroundSafetyNetPages = 10_000
+
     /// Opens (and with `.migrate` creates) the database file at `path`.
-    public static func open(path: String, schema: SchemaPolicy = .migrate) throws -> AppDatabase {
+    public static func open(path: String, schema: SchemaPolicy = .migrate, checkpointing: Checkpointing = .automatic) throws -> AppDatabase {
         if schema == .requireCurrent && !FileManager.default.fileExists(atPath: path) {
             throw SGError.notFound("No database at \(path). Check --database / SG_DATABASE, or create it with `sgadmin migrate`.")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let pool = try DatabasePool(path: path, configuration: configuration())
-        let database = AppDatabase(writer: pool, readers: ReadConnectionPool(path: path))
+        let pool = try DatabasePool(path: path, configuration: configuration(checkpointing))
+        let database = AppDatabase(writer: pool, readers: ReadConnectionPool(path: path), checkpointer: Checkpointer(path: path))
         try database.prepareSchema(schema)
         return database
     }
 
     /// A private in-memory database, migrated: one per test.
     public static func inMemory() throws -> AppDatabase {
-        let database = AppDatabase(writer: try DatabaseQueue(configuration: configuration()), readers: nil)
+        let database = AppDatabase(writer: try DatabaseQueue(configuration: configuration(.automatic)), readers: nil, checkpointer: nil)
         try database.prepareSchema(.migrate)
         return database
     }
 
-    private static func configuration() -> Configuration {
+    private static func configuration(_ checkpointing: Checkpointing) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(busyTimeout)
         // Several readers in the server; writes are serialized by GRDB within a process and by SQLite's lock
         // across processes.
         configuration.maximumReaderCount = 4
+        if checkpointing == .background {
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(backgroundSafetyNetPages)")
+            }
+        }
         return configuration
+    }
+
+    /// Copies what it can of the write-ahead log into the database file without waiting for or blocking anyone
+    /// (a PASSIVE checkpoint, on a connection of its own). Returns the log's pages and how many are now copied.
+    /// Nothing to do for an in-memory database.
+    @discardableResult
+    public func checkpoint() throws -> (logPages: Int, checkpointedPages: Int) {
+        try checkpointer?.checkpoint() ?? (0, 0)
     }
 
     static var migrator: DatabaseMigrator {

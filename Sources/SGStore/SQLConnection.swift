@@ -16,10 +16,11 @@ final class SQLConnection {
     private var dataVersion: Int64 = -1
     private var cacheStorage = ConnectionCache()
 
-    /// Opens `path` read-only (the file must exist and be in WAL mode, as `AppDatabase.open` leaves it).
-    init(readOnlyPath path: String, busyTimeout: TimeInterval) throws {
+    /// Opens `path` read-only, or read-write for checkpoints (the file must exist and be in WAL mode, as
+    /// `AppDatabase.open` leaves it).
+    init(path: String, readOnly: Bool = true, busyTimeout: TimeInterval) throws {
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        let code = sqlite3_open_v2(path, &handle, (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
@@ -225,12 +226,40 @@ final class ReadConnectionPool: @unchecked Sendable {
     }
 
     func withConnection<T>(_ body: (SQLConnection) throws -> T) throws -> T {
-        let connection = try lock.withLock { idle.popLast() } ?? SQLConnection(readOnlyPath: path, busyTimeout: AppDatabase.busyTimeout)
+        let connection = try lock.withLock { idle.popLast() } ?? SQLConnection(path: path, busyTimeout: AppDatabase.busyTimeout)
         defer {
             lock.withLock {
                 if idle.count < maximumIdle { idle.append(connection) }
             }
         }
         return try body(connection)
+    }
+}
+
+/// PASSIVE checkpoints on a read-write connection of their own, one at a time.
+final class Checkpointer: @unchecked Sendable {
+    private let lock = NSLock()
+    private let path: String
+    private var connection: SQLConnection?
+
+    init(path: String) { self.path = path }
+
+    func checkpoint() throws -> (logPages: Int, checkpointedPages: Int) {
+        try lock.withLock {
+            if connection == nil {
+                let opened = try SQLConnection(path: path, readOnly: false, busyTimeout: 0)
+                // A new connection learns that the file is in WAL mode when it first reads it; until then a
+                // checkpoint reports "not in WAL mode".
+                let mode = try opened.with("PRAGMA journal_mode") { statement in try statement.step() ? statement.text(0) : "" }
+                guard mode == "wal" else { throw SGError.conflict("The database at \(path) is not in WAL mode (\(mode)).") }
+                connection = opened
+            }
+            guard let connection else { return (0, 0) }
+            var log: Int32 = 0, copied: Int32 = 0
+            let code = sqlite3_wal_checkpoint_v2(connection.handle, "main", SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+            // BUSY: another checkpoint (sgadmin's, say) is running; this one is simply skipped.
+            guard code == SQLITE_OK || code & 0xFF == SQLITE_BUSY else { throw connection.error(code, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            return (Int(log), Int(copied))
+        }
     }
 }

@@ -44,12 +44,9 @@ struct Seed: AsyncParsableCommand {
         guard !FileManager.default.fileExists(atPath: database) else {
             throw ValidationError("\(database) exists; the benchmark seeds a new file only")
         }
-        let now: Date
-        if let today, let day = CalendarDate(iso: today) {
-            now = Date(timeIntervalSince1970: Double(day.dayNumber) * 86_400 + 12 * 3600)
-        } else {
-            now = Date()
-        }
+        // "Now" is the start of the day (UTC), so that one seed gives one company all day long.
+        let day = today.flatMap(CalendarDate.init(iso:)) ?? CalendarDate(Date(), in: .gmt)
+        let now = Date(timeIntervalSince1970: Double(day.dayNumber) * 86_400)
         let plan = SyntheticCompany.Plan(
             seed: seed, employees: employees, admins: admins, requests: requests, years: years, now: now)
         let started = Date()

@@ -36,7 +36,7 @@ struct SyntheticCompany {
         var today: CalendarDate { CalendarDate(now, in: .gmt) }
         var firstYear: Int { today.year - years + 1 }
         var lastYear: Int { today.year }
-        /// Requests are made up to `now`, for days up to four months ahead.
+        /// Requests are made before `now`, for days up to four months ahead.
         var horizon: CalendarDate { today.adding(days: 120)! }
         /// A year no seeded request touches: the write mix books days there without meeting old requests.
         var freeYear: Int { lastYear + 2 }

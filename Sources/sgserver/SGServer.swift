@@ -53,7 +53,8 @@ struct SGServer: AsyncParsableCommand {
         var logger = Logger(label: "sgserver")
         logger.logLevel = settings.logLevel
         do {
-            let database = try AppDatabase.open(path: settings.databasePath, schema: .migrate)
+            // The log is checkpointed by WALCheckpointService, not by the commits of requests.
+            let database = try AppDatabase.open(path: settings.databasePath, schema: .migrate, checkpointing: .background)
             let schema = try database.appliedMigrations()
             logger.info("Database ready", metadata: ["path": "\(settings.databasePath)", "schema": "\(schema)"])
             if seedDemo || environment["SG_SEED_DEMO"] == "1" {

@@ -134,6 +134,29 @@ import SGTestSupport
         #expect(cached <= ConnectionCache.maximumTokens)
     }
 
+    @Test func backgroundCheckpointsCopyTheLogWhileCommitsLeaveItAlone() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path)
+        let server = try AppDatabase.open(path: path.path, schema: .requireCurrent, checkpointing: .background)
+        let threshold = try await server.write { (db: Database) in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") }
+        #expect(threshold == AppDatabase.backgroundSafetyNetPages)
+        let service = HolidayService(store: server, clock: f.clock)
+        var ids: [Int64] = []
+        for week in 1...10 {
+            ids.append(try await service.createRequest(for: f.alice.id, start: f.weekday(7 * week), end: f.weekday(7 * week), comment: "", actor: f.alice.actor).id)
+        }
+        let first = try server.checkpoint()
+        #expect(first.logPages > 0 && first.checkpointedPages == first.logPages)
+        // Everything is still there, through every connection, and writing goes on.
+        try await service.perform(.approve, on: ids[0], by: f.admin.actor)
+        #expect(try await f.database.requests(RequestFilter(employeeID: f.alice.id)).total == 10)
+        #expect(try await server.requestDetail(id: ids[0])?.request.status == .approved)
+        let balance = try await service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance.pending == 9 && balance.approved == 1)
+        #expect(try AppDatabase.inMemory().checkpoint() == (0, 0))
+    }
+
     @Test func thePendingListReadsOnlyIndexes() async throws {
         let (f, _, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
