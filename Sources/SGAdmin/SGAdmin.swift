@@ -100,7 +100,8 @@ struct Output {
 
     static func plain(_ cell: CSV.Cell) -> String {
         switch cell {
-        case .text(let text): text.replacingOccurrences(of: "\n", with: " ")
+        // Most cells hold no line break: look at the bytes before asking Foundation to replace anything.
+        case .text(let text): text.utf8.contains(0x0A) ? text.replacingOccurrences(of: "\n", with: " ") : text
         case .number(let number): String(number)
         }
     }
