@@ -40,5 +40,8 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     MeController(services: services).addRoutes(to: authenticated)
     HolidaysController(services: services).addRoutes(to: authenticated)
     EmployeesController(services: services).addRoutes(to: authenticated)
+
+    // Last, after every route: it only wraps the not-found responder.
+    router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))
     return router
 }

@@ -93,9 +93,13 @@ struct MeController {
 struct HolidaysController {
     let services: Services
 
-    struct ActionBody: Decodable {
+    /// Approve, revert and cancel take an optional note; reject takes the reason (`Rejection` in the spec).
+    struct NoteBody: Decodable {
         let note: String?
-        let reason: String?
+    }
+
+    struct RejectionBody: Decodable {
+        let reason: String
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -141,19 +145,15 @@ struct HolidaysController {
             group.post("/holidays/:id/\(action.rawValue)") { request, context in
                 let actor = try context.requireEmployee()
                 let id = try context.parameters.id("id", what: "Holiday request")
-                let body = try await Self.optionalBody(request, context: context)
-                let note = (action == .reject ? body?.reason ?? body?.note : body?.note ?? body?.reason) ?? ""
+                // Without a body, a rejection still reaches the service, which names the missing reason.
+                let note = action == .reject
+                    ? try await JSON.decodeIfPresent(RejectionBody.self, from: request, context: context)?.reason ?? ""
+                    : try await JSON.decodeIfPresent(NoteBody.self, from: request, context: context)?.note ?? ""
                 let updated = try await services.holidays.perform(action, on: id, by: actor.actor, note: note)
                 let today = try await services.holidays.today()
                 return try JSON.response(DTO.Request(updated, employee: nil, viewer: actor.actor, today: today))
             }
         }
-    }
-
-    static func optionalBody(_ request: Request, context: AppRequestContext) async throws -> ActionBody? {
-        if let length = request.headers[.contentLength], length == "0" { return nil }
-        guard request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil else { return nil }
-        return try await JSON.decode(ActionBody.self, from: request, context: context)
     }
 }
 

@@ -19,13 +19,25 @@ enum JSON {
     /// Reads a JSON object body. Unreadable JSON or a body that is not an object is 400; a missing or mistyped
     /// field is 422 naming the field; a body over the context's limit is 413.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        let data = Data(buffer.readableBytesView)
-        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+        guard let value = try await decodeIfPresent(T.self, from: request, context: context) else {
             throw SGError.malformed("The request needs a JSON object body.")
         }
+        return value
+    }
+
+    /// Like `decode`, but a body that is absent or only whitespace (however it is framed: no length,
+    /// `Content-Length: 0`, or an empty chunked body) is nil, for operations whose body is optional.
+    static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T? {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let data = Data(buffer.readableBytesView)
+        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
         guard first == UInt8(ascii: "{") else {
             throw SGError.malformed("The body must be a JSON object.")
+        }
+        // JSON is UTF-8 (RFC 8259 §8.1). The decoder only checks the strings it is asked for, so invalid bytes in a
+        // field the operation ignores were accepted.
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw SGError.malformed("The body is not valid UTF-8 text.")
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
@@ -53,6 +65,7 @@ enum JSON {
         case is String.Type: "a string"
         case is Int.Type, is Int64.Type: "an integer"
         case is Bool.Type: "true or false"
+        case is Double.Type: "a number"
         default: "of another type"
         }
     }

@@ -38,6 +38,12 @@ struct ProblemMapping {
         switch error {
         case let error as SGError:
             return ProblemMapping(error)
+        case let error as MethodNotAllowed:
+            var mapping = ProblemMapping(problem: Problem(
+                slug: "method-not-allowed", title: "Method not allowed", status: .methodNotAllowed,
+                detail: "\(error.path) does not serve \(error.method.rawValue); it serves \(error.allowHeader)."))
+            mapping.headers[.allow] = error.allowHeader
+            return mapping
         case let error as any HTTPResponseError:
             // Errors raised by the framework itself: an unknown route, a body over the limit, ...
             let detail = (error as? HTTPError)?.body

@@ -22,15 +22,13 @@ public struct HolidayService: Sendable {
         for employeeID: Int64, start: CalendarDate, end: CalendarDate, comment: String, actor: Actor
     ) async throws -> HolidayRequest {
         let now = clock.now()
+        try Self.checkText(comment, field: "comment")
         let comment = comment.trimmingCharacters(in: .whitespacesAndNewlines)
         guard start <= end else {
             throw SGError.invalid(field: "endDate", message: "the end date \(end) is before the start date \(start)")
         }
         guard start.days(to: end) < Self.maximumSpanDays else {
             throw SGError.invalid(field: "endDate", message: "one request can cover at most \(Self.maximumSpanDays) days; split it")
-        }
-        guard comment.count <= Self.maximumCommentLength else {
-            throw SGError.invalid(field: "comment", message: "at most \(Self.maximumCommentLength) characters")
         }
         return try await store.write { tx in
             guard let employee = try tx.employee(id: employeeID) else {
@@ -77,10 +75,8 @@ public struct HolidayService: Sendable {
     @discardableResult
     public func perform(_ action: HolidayAction, on id: Int64, by actor: Actor, note: String = "") async throws -> HolidayRequest {
         let now = clock.now()
+        try Self.checkText(note, field: action == .reject ? "reason" : "note")
         let note = note.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard note.count <= Self.maximumCommentLength else {
-            throw SGError.invalid(field: action == .reject ? "reason" : "note", message: "at most \(Self.maximumCommentLength) characters")
-        }
         // Checked before the lookup, so that a non-admin cannot probe which ids exist.
         if action.isDecision && !actor.isAdmin {
             throw SGError.forbidden("Only an admin can \(action.rawValue) a holiday request.")
@@ -173,6 +169,19 @@ public struct HolidayService: Sendable {
     }
 
     // MARK: Shared helpers
+
+    /// Comments, notes and reasons: at most `maximumCommentLength` Unicode code points as sent, before trimming.
+    /// That is how the API contract's `maxLength` counts, so a text the contract refuses is refused here too
+    /// (counting grapheme clusters after trimming let 1,001 code points with a combining accent or a trailing
+    /// space through). No NUL: SQLite's C API stopped at it, so "a\u{0}b" was acknowledged and stored as "a".
+    static func checkText(_ text: String, field: String) throws {
+        guard text.unicodeScalars.count <= maximumCommentLength else {
+            throw SGError.invalid(field: field, message: "at most \(maximumCommentLength) characters (Unicode code points)")
+        }
+        guard !text.unicodeScalars.contains("\u{0}") else {
+            throw SGError.invalid(field: field, message: "must not contain the NUL character (U+0000)")
+        }
+    }
 
     public static func balance(_ tx: any HolidayTransaction, employeeID: Int64, year: Int, company: CompanySettings) throws -> Balance {
         let allowance = try tx.allowanceOverride(employeeID: employeeID, year: year) ?? company.defaultAllowance

@@ -40,6 +40,9 @@ public enum Passwords {
         guard password.utf8.count <= maximumLength else {
             throw SGError.invalid(field: "password", message: "at most \(maximumLength) bytes")
         }
+        guard !password.unicodeScalars.contains("\u{0}") else {
+            throw SGError.invalid(field: "password", message: "must not contain the NUL character (U+0000)")
+        }
     }
 
     public static func verify(_ password: String, hash: String) async -> Bool {

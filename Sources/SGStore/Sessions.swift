@@ -18,6 +18,10 @@ public struct LocalAccountDirectory: EmployeeDirectory {
     }
 
     public func authenticate(username: String, password: String) async throws -> DirectoryAccount {
+        // bcrypt reads 72 bytes; no stored password is longer, so a longer one is wrong, not truncated to a match.
+        guard password.utf8.count <= Passwords.maximumLength else {
+            throw SGError.unauthenticated("Wrong username or password.")
+        }
         let stored = try await database.passwordHash(username: username)
         let matches = await Passwords.verify(password, hash: stored ?? decoyHash)
         guard matches, stored != nil, let employee = try await database.employee(username: username) else {
@@ -61,8 +65,10 @@ public struct Sessions: Sendable {
     public func login(username: String, password: String) async throws -> IssuedToken {
         let username = username.trimmingCharacters(in: .whitespaces)
         // Many directories take an empty password as an anonymous bind that "succeeds": refuse before asking.
+        // Directories are C libraries (bcrypt, libldap) that stop at a NUL: "bob\u{0}x" logged in as bob.
         guard !username.isEmpty, !password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-              username.utf8.count <= 256, password.utf8.count <= 1024 else {
+              username.utf8.count <= 256, password.utf8.count <= 1024,
+              !username.unicodeScalars.contains("\u{0}"), !password.unicodeScalars.contains("\u{0}") else {
             throw SGError.unauthenticated("Wrong username or password.")
         }
         let account = try await directory.authenticate(username: username, password: password)
