@@ -21,7 +21,17 @@ public protocol EmployeeDirectory: Sendable {
     var kind: String { get }
     /// True when the directory is the source of employee records: a login creates or refreshes the employee.
     var provisionsEmployees: Bool { get }
+    /// Profile fields the directory holds, which employees cannot change through the API.
+    var ownedFields: Set<ProfileField> { get }
     /// Returns the account, or throws `SGError.unauthenticated` (wrong username or password, the same message
     /// for both) or `SGError.unavailable` (the directory cannot be reached).
     func authenticate(username: String, password: String) async throws -> DirectoryAccount
+}
+
+extension EmployeeDirectory {
+    /// A directory that provisions employees overwrites name, surname and e-mail at each login, so it holds
+    /// those unless it says otherwise; local accounts hold none.
+    public var ownedFields: Set<ProfileField> {
+        provisionsEmployees ? [.name, .surname, .email] : []
+    }
 }

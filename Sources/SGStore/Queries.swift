@@ -15,6 +15,13 @@ public enum Queries {
             timeZoneIdentifier: row["timezone"])
     }
 
+    static func companyContact(_ db: Database) throws -> CompanyContact {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT address, phone, email, website FROM company WHERE id = 1")) else {
+            throw SGError.conflict("The company row is missing: the database was not created by `sgadmin migrate`.")
+        }
+        return CompanyContact(address: row["address"], phone: row["phone"], email: row["email"], website: row["website"])
+    }
+
     static func employee(from row: Row) -> Employee {
         Employee(
             id: row["id"], username: row["username"], name: row["name"], surname: row["surname"], email: row["email"],
