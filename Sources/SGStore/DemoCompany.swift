@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import SGCore
 
-/// A small demo company for `make run`: a dozen employees, one admin, public holidays, and requests in every
-/// state. Every request goes through `HolidayService`, so the demo data obeys the same rules as real data.
+/// A small demo company for `make run`: a dozen employees, one admin, public holidays, requests in every
+/// state, a few profiles and notices. Every request goes through `HolidayService`, so the demo data obeys the same rules as real data.
 public enum DemoCompany {
     public struct Login: Sendable {
         public let username: String
@@ -89,6 +89,29 @@ public enum DemoCompany {
         try await service.perform(.revert, on: reverted, by: admin, note: "Clashes with the release; let's talk")
         // A request across New Year, counted in both years.
         _ = try await request("hiro", CalendarDate(year: today.year, month: 12, day: 28)!, 10, "Trip home")
+
+        // Profiles, company details and the board, through the same rules as the API.
+        for (username, position, phone) in [
+            ("admin", "People & Operations", "+34 910 000 001"), ("alice", "Backend engineer", "+34 600 000 002"),
+            ("jose", "Jefe de ventas", nil), ("carmen", "Diseñadora", "+34 600 000 006"), ("ines", "Engenheira de dados", nil),
+        ] as [(String, String, String?)] {
+            var patch = ProfilePatch()
+            patch.position = .set(position)
+            if let phone { patch.phone = .set(phone) }
+            _ = try await database.updateProfile(employeeID: ids[username]!, patch, owned: [], directoryKind: "local", at: clock.now())
+        }
+        var company = CompanyPatch()
+        company.address = .set("Calle de Alcalá 1\n28014 Madrid")
+        company.phone = .set("+34 910 000 000")
+        company.email = .set("hello@example.com")
+        company.website = .set("https://example.com")
+        try await service.updateCompany(company, by: admin)
+        _ = try await database.postNotice(
+            NoticeDraft(title: "Welcome to SGEmployee", body: "Request days off here; you will see every decision on this board.", pinned: true),
+            by: admin, at: clock.now())
+        _ = try await database.postNotice(
+            NoticeDraft(title: "Office closed on the next public holiday", body: "Enjoy the long weekend.", expiresOn: today.adding(days: 30)),
+            by: admin, at: clock.now())
         return logins
     }
 }

@@ -271,3 +271,16 @@ struct ProvisioningDirectory: EmployeeDirectory {
         await #expect(throws: SGError.self) { try await f.service.updateCompany(patch, by: f.alice.actor) }
     }
 }
+
+@Suite struct DemoPeopleTests {
+    @Test func theDemoCompanyHasProfilesNoticesAndContactDetails() async throws {
+        let database = try AppDatabase.inMemory()
+        _ = try #require(try await DemoCompany.seedIfEmpty(database, today: Fixture.today, bcryptCost: 4))
+        let jose = try #require(try await database.employee(username: "jose"))
+        let board = try await database.notices(NoticeQuery(viewerID: jose.id), at: FixedClock(today: Fixture.today).now())
+        #expect(board.items.first?.title == "Welcome to SGEmployee")
+        #expect(board.items.contains { $0.transition?.to == .rejected })
+        #expect(try await database.directory(DirectoryQuery(search: "disenadora")).items.map(\.employee.username) == ["carmen"])
+        #expect(try await HolidayService(store: database).company().contact.website == "https://example.com")
+    }
+}
