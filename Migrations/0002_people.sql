@@ -14,6 +14,18 @@ ALTER TABLE employees ADD COLUMN linkedin TEXT;
 -- Whether the employee wants push notifications; turning it off removes their devices.
 ALTER TABLE employees ADD COLUMN notifications INTEGER NOT NULL DEFAULT 1 CHECK (notifications IN (0, 1));
 
+-- The team directory's search and order ignore case and accents ("jose" finds "José"). These are folded
+-- copies (SGCore's TextFolding) of name, surname, e-mail, username and position, and of surname + name for
+-- the order. Whoever changes a source column (the API, a directory login, sgadmin, a hand edit), the trigger
+-- clears the copies, and the store refills cleared or missing ones before the directory reads: never stale.
+ALTER TABLE employees ADD COLUMN search_text TEXT;
+ALTER TABLE employees ADD COLUMN sort_key TEXT;
+CREATE INDEX employees_directory ON employees(sort_key, id);
+CREATE INDEX employees_unfolded ON employees(id) WHERE search_text IS NULL OR sort_key IS NULL;
+CREATE TRIGGER employees_folded_stale AFTER UPDATE OF name, surname, email, username, position ON employees
+WHEN NEW.search_text IS OLD.search_text
+BEGIN UPDATE employees SET search_text = NULL, sort_key = NULL WHERE id = NEW.id; END;
+
 -- One photo per employee, checked as JPEG or PNG when stored. The ETag is a
 -- digest of the bytes; photo URLs carry it, so a new photo is a new URL.
 CREATE TABLE employee_photos (

@@ -49,7 +49,6 @@ public final class AppDatabase: Sendable {
         // Several readers in the server; writes are serialized by GRDB within a process and by SQLite's lock
         // across processes.
         configuration.maximumReaderCount = 4
-        configuration.prepareDatabase { db in SQLFunctions.register(db) }
         return configuration
     }
 

@@ -149,14 +149,16 @@ extension AppDatabase {
         FROM notices n LEFT JOIN holiday_requests r ON r.id = n.request_id
         """
 
+    /// The notices `viewerID` sees, as a condition on `n`. Each part reads its own partial index, so the
+    /// board does not scan every employee's personal notices.
     static func visibility(viewerID: Int64?, includeExpired: Bool, today: CalendarDate) -> (String, StatementArguments) {
-        var sql = "(n.kind = 'company' AND (? OR n.expires_on IS NULL OR n.expires_on >= ?))"
+        var sql = "SELECT id FROM notices WHERE kind = 'company' AND (? OR expires_on IS NULL OR expires_on >= ?)"
         var arguments: StatementArguments = [includeExpired, today.description]
         if let viewerID {
-            sql += " OR (n.kind = 'personal' AND n.employee_id = ?)"
+            sql += " UNION ALL SELECT id FROM notices WHERE kind = 'personal' AND employee_id = ?"
             arguments += [viewerID]
         }
-        return ("(\(sql))", arguments)
+        return ("n.id IN (\(sql))", arguments)
     }
 
     static func notice(_ db: Database, id: Int64) throws -> Notice? {

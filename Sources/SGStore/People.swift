@@ -2,23 +2,6 @@ import Foundation
 import GRDB
 import SGCore
 
-/// SQL functions over `TextFolding`, registered on every connection: the directory's accent-insensitive search
-/// and order run in SQL with the same folding as the rules, and nothing has to keep a folded copy up to date.
-enum SQLFunctions {
-    static func register(_ db: Database) {
-        /// sg_fold(text): the folded text.
-        db.add(function: DatabaseFunction("sg_fold", argumentCount: 1, pure: true) { values in
-            String.fromDatabaseValue(values[0]).map(TextFolding.fold)
-        })
-        /// sg_search(text, terms): 1 when every space-separated term (already folded) occurs in the folded text.
-        db.add(function: DatabaseFunction("sg_search", argumentCount: 2, pure: true) { values in
-            guard let text = String.fromDatabaseValue(values[0]), let terms = String.fromDatabaseValue(values[1]) else { return false }
-            let folded = TextFolding.fold(text)
-            return terms.split(separator: " ").allSatisfy { folded.contains($0) }
-        })
-    }
-}
-
 /// A page of the team directory.
 public struct DirectoryQuery: Sendable, Equatable {
     /// Words that must all occur in the name, surname, e-mail, position or username (case and accents ignored).
@@ -127,6 +110,7 @@ extension AppDatabase {
                     updated.employee.name, updated.employee.surname, updated.position, updated.birthDate?.description,
                     updated.phone, updated.twitter, updated.linkedin, employeeID,
                 ])
+            try Self.refreshFoldedColumns(db)  // the directory finds the new name or position at once
             return updated
         }
     }
@@ -135,9 +119,12 @@ extension AppDatabase {
 
     /// Employees in directory order (surname, name, id; case and accents ignored), a page at a time.
     public func directory(_ query: DirectoryQuery) async throws -> DirectoryPage {
-        let terms = query.search.map(TextFolding.terms) ?? []
         if let search = query.search, search.count > DirectoryQuery.maximumSearchLength {
             throw SGError.invalid(field: "q", message: "at most \(DirectoryQuery.maximumSearchLength) characters")
+        }
+        let terms = query.search.map(TextFolding.terms) ?? []
+        if try await read({ (db: Database) in try Self.hasUnfoldedEmployees(db) }) {
+            try await write { (db: Database) in try Self.refreshFoldedColumns(db) }
         }
         return try await read { (db: Database) in
             var conditions: [String] = []
@@ -146,10 +133,9 @@ extension AppDatabase {
                 conditions.append("e.is_active = ?")
                 arguments += [active]
             }
-            if !terms.isEmpty {
-                conditions.append(
-                    "sg_search(e.name || ' ' || e.surname || ' ' || e.email || ' ' || e.username || ' ' || COALESCE(e.position, ''), ?)")
-                arguments += [terms.joined(separator: " ")]
+            for term in terms {
+                conditions.append("instr(e.search_text, ?) > 0")
+                arguments += [term]
             }
             let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let counts = try Row.fetchOne(
@@ -158,22 +144,41 @@ extension AppDatabase {
             var pageConditions = conditions
             var pageArguments = arguments
             if let afterID = query.afterID {
-                guard let key = try Row.fetchOne(
-                    db, sql: "SELECT sg_fold(surname) AS s, sg_fold(name) AS n FROM employees WHERE id = ?", arguments: [afterID])
-                else { throw SGError.invalid(field: "after", message: "\(afterID) is not an employee id; pass the nextAfter of the previous page") }
-                pageConditions.append("(sg_fold(e.surname), sg_fold(e.name), e.id) > (?, ?, ?)")
-                pageArguments += [key["s"] as String, key["n"] as String, afterID]
+                guard let key = try String.fetchOne(db, sql: "SELECT sort_key FROM employees WHERE id = ?", arguments: [afterID]) else {
+                    throw SGError.invalid(field: "after", message: "\(afterID) is not an employee id; pass the nextAfter of the previous page")
+                }
+                pageConditions.append("(e.sort_key, e.id) > (?, ?)")
+                pageArguments += [key, afterID]
             }
             let pageFilter = pageConditions.isEmpty ? "" : " WHERE " + pageConditions.joined(separator: " AND ")
             pageArguments += [query.limit + 1]
             let rows = try Row.fetchAll(
-                db,
-                sql: Queries.profileSelect + pageFilter + " ORDER BY sg_fold(e.surname), sg_fold(e.name), e.id LIMIT ?",
-                arguments: pageArguments)
+                db, sql: Queries.profileSelect + pageFilter + " ORDER BY e.sort_key, e.id LIMIT ?", arguments: pageArguments)
             let items = rows.prefix(query.limit).map(Queries.profile(from:))
             return DirectoryPage(
                 items: Array(items), total: counts?["total"] ?? 0, active: counts?["active"] ?? 0,
                 nextAfterID: rows.count > query.limit ? items.last?.employee.id : nil)
+        }
+    }
+
+    static func hasUnfoldedEmployees(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM employees WHERE search_text IS NULL OR sort_key IS NULL)")) ?? false
+    }
+
+    /// Fills the folded copies that a change of name, surname, e-mail, username or position cleared (see the
+    /// trigger in 0002_people.sql), and those of employees added since the last fill.
+    static func refreshFoldedColumns(_ db: Database) throws {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT id, name, surname, email, username, position FROM employees WHERE search_text IS NULL OR sort_key IS NULL")
+        for row in rows {
+            let position: String? = row["position"]
+            let words: [String] = [row["name"], row["surname"], row["email"], row["username"], position ?? ""]
+            // U+0001 sorts before every character a name can hold, so "surname U+0001 name" orders as (surname, name).
+            let sortKey = TextFolding.fold(row["surname"]) + "\u{1}" + TextFolding.fold(row["name"])
+            try db.execute(
+                sql: "UPDATE employees SET search_text = ?, sort_key = ? WHERE id = ?",
+                arguments: [TextFolding.fold(words.joined(separator: " ")), sortKey, row["id"] as Int64])
         }
     }
 

@@ -207,6 +207,22 @@ struct ProvisioningDirectory: EmployeeDirectory {
         #expect(try await f.database.directory(DirectoryQuery(active: false)).items.map(\.employee.username) == ["bob"])
     }
 
+    @Test func foldedCopiesNeverGoStaleWhoeverWrites() async throws {
+        let f = try await Fixture.make()
+        func usernames(_ search: String) async throws -> [String] {
+            try await f.database.directory(DirectoryQuery(search: search)).items.map(\.employee.username)
+        }
+        #expect(try await usernames("jose") == ["bob"])
+        // Behind the directory's back: a hand edit, and a login through a directory that provisions employees.
+        try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE employees SET name = 'Émile' WHERE username = 'bob'") }
+        _ = try await f.database.provision(DirectoryAccount(username: "zoe", name: "Zoë", surname: "Ærø", email: "zoe@example.com", isAdmin: false))
+        #expect(try await usernames("jose").isEmpty)
+        #expect(try await usernames("emile") == ["bob"])
+        #expect(try await usernames("zoe aero") == ["zoe"])
+        // "Ærø" sorts as "aero": after "Admin", before "Boss".
+        #expect(try await f.database.directory(DirectoryQuery()).items.map(\.employee.username) == ["admin", "zoe", "admin2", "alice", "bob"])
+    }
+
     @Test func pagesMeetExactly() async throws {
         let f = try await Fixture.make()
         var query = DirectoryQuery(limit: 3)
