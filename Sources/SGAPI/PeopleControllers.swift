@@ -249,6 +249,17 @@ struct NoticesController {
         let body: String
         let pinned: Bool?
         let expiresOn: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case title, body, pinned, expiresOn }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.container(keyedBy: AnyKey.self).onlyKeys(CodingKeys.allCases.map(\.rawValue), what: "a notice field")
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = try container.decode(String.self, forKey: .title)
+            body = try container.decode(String.self, forKey: .body)
+            pinned = try container.decodeIfPresent(Bool.self, forKey: .pinned)
+            expiresOn = try container.decodeIfPresent(String.self, forKey: .expiresOn)
+        }
     }
 
     struct PatchBody: Decodable {

@@ -159,21 +159,21 @@ public enum HolidayNotices {
         if from == nil && byOwner { return nil }
         let days = request.startDate == request.endDate
             ? "\(request.startDate)" : "\(request.startDate) to \(request.endDate)"
-        let what: String
+        // (title, verb): "Holiday approved: …" / "Ada Admin approved your request 42 …"
+        let (what, verb): (String, String)
         switch (from, to) {
-        case (nil, _): what = "requested"
-        case (_, .approved): what = "approved"
-        case (_, .rejected): what = "rejected"
-        case (_, .pending): what = "moved back to pending"
-        case (_, .cancelled): what = "cancelled"
+        case (nil, _): (what, verb) = ("requested", "requested")
+        case (_, .approved): (what, verb) = ("approved", "approved")
+        case (_, .rejected): (what, verb) = ("rejected", "rejected")
+        case (_, .pending): (what, verb) = ("moved back to pending", "reverted")
+        case (_, .cancelled): (what, verb) = ("cancelled", "cancelled")
         }
         let title = "Holiday \(what): \(days)"
         let who = byOwner ? "You" : actorDisplayName
-        let subject = from == nil ? "a holiday request for you" : "your request \(request.id)"
+        let length = "\(request.workingDays) working day\(request.workingDays == 1 ? "" : "s")"
         var body = from == nil
-            ? "\(who) made \(subject) (request \(request.id)): \(days), \(request.workingDays) working day\(request.workingDays == 1 ? "" : "s"), pending."
-            : "\(who) \(what) \(subject) for \(days) (\(request.workingDays) working day\(request.workingDays == 1 ? "" : "s")): "
-                + "\(from?.rawValue ?? "new") → \(to.rawValue)."
+            ? "\(who) requested a holiday for you (request \(request.id)): \(days), \(length), pending your admin's decision."
+            : "\(who) \(verb) your request \(request.id) for \(days) (\(length)): \(from?.rawValue ?? "new") → \(to.rawValue)."
         if !note.isEmpty {
             body += to == .rejected ? " Reason: \(note)" : " Note: \(note)"
         }

@@ -55,36 +55,18 @@ public enum Passwords {
 }
 
 public enum EmployeeRules {
-    public static let maximumNameLength = 100
-
-    /// Trims and checks the fields of an account; throws a field-level `SGError.invalid`.
+    /// Trims and checks the fields of an account with the profile's rules; throws a field-level `SGError.invalid`.
     public static func validated(_ new: NewEmployee) throws -> NewEmployee {
         var new = new
         new.username = new.username.trimmingCharacters(in: .whitespaces)
-        new.name = new.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        new.surname = new.surname.trimmingCharacters(in: .whitespacesAndNewlines)
-        new.email = new.email.trimmingCharacters(in: .whitespaces)
         let usernameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard (1...64).contains(new.username.count), new.username.allSatisfy(usernameCharacters.contains) else {
             throw SGError.invalid(field: "username", message: "1 to 64 characters from letters, digits, '.', '_' and '-'")
         }
-        for (field, value) in [("name", new.name), ("surname", new.surname)] {
-            guard !value.isEmpty, value.count <= maximumNameLength,
-                  !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw SGError.invalid(field: field, message: "1 to \(maximumNameLength) characters, no control characters")
-            }
-        }
-        guard isPlausibleEmail(new.email) else {
-            throw SGError.invalid(field: "email", message: "'\(new.email)' is not an e-mail address")
-        }
+        new.name = try TextRules.line(new.name, field: "name", maximum: ProfileRules.maximumNameLength)
+        new.surname = try TextRules.line(new.surname, field: "surname", maximum: ProfileRules.maximumNameLength)
+        new.email = try TextRules.email(new.email, field: "email")
         return new
-    }
-
-    static func isPlausibleEmail(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return text.count <= 254 && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
-            && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
-            && !text.contains(where: { $0.isWhitespace || $0.isNewline })
     }
 }
 

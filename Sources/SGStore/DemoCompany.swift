@@ -110,7 +110,7 @@ public enum DemoCompany {
             NoticeDraft(title: "Welcome to SGEmployee", body: "Request days off here; you will see every decision on this board.", pinned: true),
             by: admin, at: clock.now())
         _ = try await database.postNotice(
-            NoticeDraft(title: "Office closed on the next public holiday", body: "Enjoy the long weekend.", expiresOn: today.adding(days: 30)),
+            NoticeDraft(title: "Fire drill next week", body: "The alarm will sound at 11:00; meet at the front car park.", expiresOn: today.adding(days: 7)),
             by: admin, at: clock.now())
         return logins
     }

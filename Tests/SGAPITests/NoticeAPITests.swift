@@ -67,6 +67,7 @@ import SGTestSupport
                 (#"{"title":"x","body":"y","expiresOn":"2026-03-01"}"#, "expiresOn"),
                 (#"{"title":"x","body":"y","expiresOn":"next week"}"#, "expiresOn"),
                 (#"{"title":"x","body":"y","pinned":"yes"}"#, "pinned"),
+                (#"{"title":"x","body":"y","priority":1}"#, "priority"),
             ] {
                 let reply = try await client.call(.post, "/v1/notices", token: admin, json: body)
                 expectProblem(reply, .unprocessableContent, "validation-failed")

@@ -165,6 +165,11 @@ private func apply(_ build: (inout ProfilePatch) -> Void, owned: Set<ProfileFiel
         let onBehalf = try #require(HolidayNotices.notice(
             for: request, from: nil, to: .pending, actor: admin, actorDisplayName: "Bea Boss", note: "", at: Date()))
         #expect(onBehalf.title == "Holiday requested: 2026-08-10 to 2026-08-14" && !onBehalf.read)
+        #expect(onBehalf.body.hasPrefix("Bea Boss requested a holiday for you (request 42)"))
+        let reverted = try #require(HolidayNotices.notice(
+            for: request, from: .approved, to: .pending, actor: admin, actorDisplayName: "Bea Boss", note: "", at: Date()))
+        #expect(reverted.title == "Holiday moved back to pending: 2026-08-10 to 2026-08-14")
+        #expect(reverted.body == "Bea Boss reverted your request 42 for 2026-08-10 to 2026-08-14 (5 working days): approved → pending.")
 
         let rejected = try #require(HolidayNotices.notice(
             for: request, from: .pending, to: .rejected, actor: admin, actorDisplayName: "Bea Boss", note: "Audit week", at: Date()))
