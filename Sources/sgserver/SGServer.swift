@@ -36,8 +36,6 @@ struct SGServer: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
-        // Line-buffer stdout so the printed logins show up promptly when piped to a file or `make`.
-        setvbuf(stdout, nil, _IOLBF, 0)
         let environment = ProcessInfo.processInfo.environment
         let settings: Settings
         do {
