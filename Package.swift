@@ -31,6 +31,7 @@ let package = Package(
             path: "Migrations",
             resources: [
                 .embedInCode("0001_initial.sql"),
+                .embedInCode("0003_directory_accounts.sql"),
             ],
             swiftSettings: strict
         ),

@@ -106,22 +106,29 @@ extension AppDatabase {
     }
 
     /// Creates or refreshes the employee a directory vouches for. Fields the directory holds are overwritten,
-    /// so a change in the directory shows at the next login; the admin flag follows the directory too.
+    /// so a change in the directory shows at the next login; the admin flag follows the directory too when it
+    /// decides it. Fields only the app holds are left as they are.
     public func provision(_ account: DirectoryAccount, at now: Date = Date()) async throws -> Employee {
         try await write { (db: Database) in
+            let id: Int64
             if let existing = try Queries.employee(db, username: account.username) {
                 try db.execute(
                     sql: "UPDATE employees SET name = ?, surname = ?, email = ?, is_admin = ? WHERE id = ?",
-                    arguments: [account.name, account.surname, account.email, account.isAdmin, existing.id])
-                return try Queries.employee(db, id: existing.id)!
+                    arguments: [account.name, account.surname, account.email,
+                                account.decidesAdmin ? account.isAdmin : existing.isAdmin, existing.id])
+                id = existing.id
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO employees (username, name, surname, email, is_admin, is_active, created_at)
+                        VALUES (?, ?, ?, ?, ?, 1, ?)
+                        """,
+                    arguments: [account.username, account.name, account.surname, account.email,
+                                account.decidesAdmin && account.isAdmin, Timestamp.format(now)])
+                id = db.lastInsertedRowID
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO employees (username, name, surname, email, is_admin, is_active, created_at)
-                    VALUES (?, ?, ?, ?, ?, 1, ?)
-                    """,
-                arguments: [account.username, account.name, account.surname, account.email, account.isAdmin, Timestamp.format(now)])
-            return try Queries.employee(db, id: db.lastInsertedRowID)!
+            try DirectoryRecords.save(db, employeeID: id, account: account, at: now)
+            return try Queries.employee(db, id: id)!
         }
     }
 
