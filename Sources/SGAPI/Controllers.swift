@@ -28,7 +28,8 @@ struct AuthController {
         /// Exchanges a username and password for a bearer token.
         router.post("/v1/auth/login") { request, context in
             let body = try await JSON.decode(LoginBody.self, from: request, context: context)
-            let issued = try await services.sessions.login(username: body.username, password: body.password)
+            let issued = try await services.sessions.login(
+                username: body.username, password: body.password, clientAddress: context.clientAddress)
             return try JSON.response(
                 DTO.Token(token: issued.token, expiresAt: Timestamp.format(issued.expiresAt), employee: .init(issued.employee)))
         }
