@@ -46,6 +46,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // OpenLDAP's client library (libldap, liblber), from the system: apt-get install libldap-dev.
+        .systemLibrary(name: "CLDAP", providers: [.apt(["libldap-dev"]), .brew(["openldap"])]),
+        // Logins against a company LDAP directory, and the `sgadmin ldap` checks and sync.
+        .target(
+            name: "SGLDAP",
+            dependencies: [
+                "CLDAP",
+                "SGCore",
+                "SGStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "SGAPI",
             dependencies: [
@@ -85,6 +98,15 @@ let package = Package(
             name: "SGAPITests",
             dependencies: [
                 "SGAPI", "SGCore", "SGStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SGLDAPTests",
+            dependencies: [
+                "SGLDAP", "SGAPI", "SGCore", "SGStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
