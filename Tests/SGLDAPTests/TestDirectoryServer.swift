@@ -20,32 +20,33 @@ final class TestDirectoryServer: @unchecked Sendable {
 
     let workdir: URL
     private(set) var port: Int
+    /// The ldaps:// port, when started with TLS.
+    private(set) var tlsPort: Int?
     private var process: Process?
     private let lock = NSLock()
 
     var url: String { "ldap://127.0.0.1:\(port)" }
+    var ldapsURL: String { "ldaps://127.0.0.1:\(tlsPort ?? 0)" }
+    /// The test CA that signed the server's certificate (TLS only).
+    var caFile: String { workdir.appendingPathComponent("tls/ca.pem").path }
 
-    private init(workdir: URL, port: Int) {
+    private init(workdir: URL, port: Int, tlsPort: Int?) {
         self.workdir = workdir
         self.port = port
+        self.tlsPort = tlsPort
     }
 
-    /// Prepares a fresh directory and starts slapd on a free port.
-    static func start(extraConfiguration: String = "") throws -> TestDirectoryServer {
+    /// Prepares a fresh directory and starts slapd on a free port; with `tls`, StartTLS on that port and
+    /// ldaps:// on another, with a certificate from a throwaway CA (`caFile`).
+    static func start(tls: Bool = false) throws -> TestDirectoryServer {
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-slapd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         try runTool("/bin/sh", [script, "prepare", workdir.path])
-        if !extraConfiguration.isEmpty {
-            let config = workdir.appendingPathComponent("slapd.conf")
-            let text = try String(contentsOf: config, encoding: .utf8)
-            // Global directives (TLS) belong before the first database.
-            let updated = text.replacingOccurrences(of: "database mdb", with: extraConfiguration + "\n\ndatabase mdb")
-            try updated.write(to: config, atomically: true, encoding: .utf8)
-        }
+        if tls { try runTool("/bin/sh", [script, "tls", workdir.path]) }
         // A free port can be taken by someone else before slapd binds it: try a few.
         var lastError: (any Error)?
         for _ in 0..<3 {
-            let server = TestDirectoryServer(workdir: workdir, port: freePort())
+            let server = TestDirectoryServer(workdir: workdir, port: freePort(), tlsPort: tls ? freePort() : nil)
             do {
                 try server.launch()
                 return server
@@ -63,7 +64,7 @@ final class TestDirectoryServer: @unchecked Sendable {
         let output = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [Self.script, "run", workdir.path, String(port)]
+        process.arguments = [Self.script, "run", workdir.path, String(port)] + (tlsPort.map { [String($0)] } ?? [])
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = output
@@ -71,7 +72,7 @@ final class TestDirectoryServer: @unchecked Sendable {
         lock.withLock { self.process = process }
         let started = Date()
         while Date().timeIntervalSince(started) < 10 {
-            if canConnect(port: port) { return }
+            if canConnect(port: port), tlsPort.map(canConnect(port:)) ?? true { return }
             if !process.isRunning { break }
             usleep(20_000)
         }
@@ -150,9 +151,9 @@ struct TestSetupError: Error, CustomStringConvertible {
 
 /// Runs `body` with a fresh directory server, stopped afterwards whatever happens.
 func withDirectoryServer<T>(
-    extraConfiguration: String = "", _ body: (TestDirectoryServer) async throws -> T
+    tls: Bool = false, _ body: (TestDirectoryServer) async throws -> T
 ) async throws -> T {
-    let server = try TestDirectoryServer.start(extraConfiguration: extraConfiguration)
+    let server = try TestDirectoryServer.start(tls: tls)
     do {
         let result = try await body(server)
         server.shutdown()

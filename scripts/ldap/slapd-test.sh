@@ -2,7 +2,11 @@
 # A throwaway slapd for the LDAP tests and for trying sgserver by hand.
 #
 #   slapd-test.sh prepare WORKDIR        write WORKDIR/slapd.conf and load directory.ldif
-#   slapd-test.sh run WORKDIR PORT       run slapd in the foreground on 127.0.0.1:PORT (exec: same pid)
+#   slapd-test.sh tls WORKDIR            make a test CA and a certificate for 127.0.0.1/localhost in
+#                                        WORKDIR/tls, and turn TLS on in WORKDIR/slapd.conf (needs openssl)
+#   slapd-test.sh run WORKDIR PORT [TLSPORT]
+#                                        run slapd in the foreground on ldap://127.0.0.1:PORT (StartTLS
+#                                        once tls was run) and ldaps://127.0.0.1:TLSPORT (exec: same pid)
 #   slapd-test.sh start WORKDIR PORT     prepare if needed, start in the background, wait until it answers
 #   slapd-test.sh stop WORKDIR           stop what start started
 #
@@ -48,15 +52,39 @@ prepare() {
     "$(slapadd_bin)" -q -f "$workdir/slapd.conf" -l "$here/directory.ldif"
 }
 
+tls() {
+    workdir=$(cd "$1" && pwd)
+    mkdir -p "$workdir/tls"
+    cd "$workdir/tls"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+        -subj "/CN=SGEmployee Test CA" -keyout ca.key -out ca.pem 2>/dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+        -subj "/CN=127.0.0.1" -keyout server.key -out server.csr 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' > server.ext
+    openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 \
+        -extfile server.ext -out server.pem 2>/dev/null
+    # Global TLS directives go before the database section.
+    sed -i.bak -e "/^database mdb/i\\
+TLSCACertificateFile $workdir/tls/ca.pem\\
+TLSCertificateFile $workdir/tls/server.pem\\
+TLSCertificateKeyFile $workdir/tls/server.key\\
+" "$workdir/slapd.conf"
+}
+
 command=${1:-}
 case "$command" in
     prepare)
         prepare "$2"
         ;;
+    tls)
+        tls "$2"
+        ;;
     run)
         [ -f "$2/slapd.conf" ] || prepare "$2"
+        urls="ldap://127.0.0.1:$3/"
+        if [ -n "${4:-}" ]; then urls="$urls ldaps://127.0.0.1:$4/"; fi
         # -d 0: stay in the foreground without debug output, so the caller's process is slapd itself.
-        exec "$(slapd_bin)" -f "$2/slapd.conf" -h "ldap://127.0.0.1:$3/" -d 0
+        exec "$(slapd_bin)" -f "$2/slapd.conf" -h "$urls" -d 0
         ;;
     start)
         [ -f "$2/slapd.conf" ] || prepare "$2"
