@@ -92,12 +92,14 @@ let package = Package(
         ),
         .executableTarget(name: "sgadmin", dependencies: ["SGAdmin"], swiftSettings: strict),
 
+        // Fixtures shared by the test targets: a fixed clock, a database with a few employees.
+        .target(name: "SGTestSupport", dependencies: ["SGCore", "SGStore", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/SGTestSupport", swiftSettings: strict),
         .testTarget(name: "SGCoreTests", dependencies: ["SGCore"], swiftSettings: strict),
-        .testTarget(name: "SGStoreTests", dependencies: ["SGCore", "SGStore"], swiftSettings: strict),
+        .testTarget(name: "SGStoreTests", dependencies: ["SGCore", "SGStore", "SGTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SGAPITests",
             dependencies: [
-                "SGAPI", "SGCore", "SGStore",
+                "SGAPI", "SGCore", "SGStore", "SGTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
@@ -114,7 +116,8 @@ let package = Package(
         .testTarget(
             name: "SGAdminTests",
             dependencies: [
-                "SGAdmin", "SGAPI", "SGCore", "SGStore",
+                // The tests run the built sgadmin binary, as an operator would.
+                "sgadmin", "SGAPI", "SGCore", "SGStore", "SGTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -162,7 +162,8 @@ struct EmployeesController {
     let services: Services
 
     struct AllowanceBody: Decodable {
-        let days: Int
+        /// Read as a number of any shape so that 1.5 or 1e300 get a 422 naming the field, not a parse error.
+        let days: Double
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -174,7 +175,10 @@ struct EmployeesController {
                 throw SGError.invalid(field: "year", message: "'\(context.parameters.get("year") ?? "")' is not a year")
             }
             let body = try await JSON.decode(AllowanceBody.self, from: request, context: context)
-            let balance = try await services.holidays.setAllowance(employeeID: id, year: year, days: body.days, by: admin.actor)
+            guard body.days.rounded() == body.days, abs(body.days) <= Double(HolidayService.maximumAllowance) else {
+                throw SGError.invalid(field: "days", message: "must be a whole number between 0 and \(HolidayService.maximumAllowance)")
+            }
+            let balance = try await services.holidays.setAllowance(employeeID: id, year: year, days: Int(body.days), by: admin.actor)
             return try JSON.response(balance)
         }
 

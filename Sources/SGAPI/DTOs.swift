@@ -70,6 +70,29 @@ enum DTO {
             decidedAt = request.decidedAt.map(Timestamp.format)
             allowedActions = HolidayRules.allowedActions(on: request, by: viewer, today: today)
         }
+
+        enum CodingKeys: String, CodingKey {
+            case id, employee, employeeId, startDate, endDate, workingDays, status, comment, createdAt, updatedAt,
+                 decidedBy, decidedAt, allowedActions
+        }
+
+        /// `decidedBy` and `decidedAt` are always present (null until a decision); `employee` only in lists and detail.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encodeIfPresent(employee, forKey: .employee)
+            try container.encode(employeeId, forKey: .employeeId)
+            try container.encode(startDate, forKey: .startDate)
+            try container.encode(endDate, forKey: .endDate)
+            try container.encode(workingDays, forKey: .workingDays)
+            try container.encode(status, forKey: .status)
+            try container.encode(comment, forKey: .comment)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(updatedAt, forKey: .updatedAt)
+            try container.encode(decidedBy, forKey: .decidedBy)
+            try container.encode(decidedAt, forKey: .decidedAt)
+            try container.encode(allowedActions, forKey: .allowedActions)
+        }
     }
 
     struct Event: Encodable {
@@ -87,6 +110,18 @@ enum DTO {
             actor = event.actor
             at = Timestamp.format(event.at)
             note = event.note
+        }
+
+        enum CodingKeys: String, CodingKey { case id, from, to, actor, at, note }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(from, forKey: .from)  // null for the creation
+            try container.encode(to, forKey: .to)
+            try container.encode(actor, forKey: .actor)
+            try container.encode(at, forKey: .at)
+            try container.encode(note, forKey: .note)
         }
     }
 
@@ -111,6 +146,15 @@ enum DTO {
         let total: Int
         /// Pass as `after` to read the next page; null on the last page.
         let nextAfter: Int64?
+
+        enum CodingKeys: String, CodingKey { case items, total, nextAfter }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(items, forKey: .items)
+            try container.encode(total, forKey: .total)
+            try container.encode(nextAfter, forKey: .nextAfter)  // null on the last page
+        }
     }
 
     struct YearHolidays: Encodable {

@@ -38,7 +38,9 @@ struct ProblemMapping {
         switch error {
         case let error as SGError:
             return ProblemMapping(error)
-        case let error as HTTPError:
+        case let error as any HTTPResponseError:
+            // Errors raised by the framework itself: an unknown route, a body over the limit, ...
+            let detail = (error as? HTTPError)?.body
             switch error.status {
             case .contentTooLarge:
                 problem = Problem(slug: "payload-too-large", title: "Payload too large", status: .contentTooLarge,
@@ -48,10 +50,10 @@ struct ProblemMapping {
                                   detail: "There is no such resource. Paths start with /v1/.")
             case .badRequest:
                 problem = Problem(slug: "malformed-request", title: "Malformed request", status: .badRequest,
-                                  detail: error.body ?? "The request could not be read.")
+                                  detail: detail ?? "The request could not be read.")
             default:
                 problem = Problem(slug: "http-\(error.status.code)", title: error.status.reasonPhrase, status: error.status,
-                                  detail: error.body ?? error.status.reasonPhrase)
+                                  detail: detail ?? error.status.reasonPhrase)
             }
         default:
             logger.error("Unhandled error: \(String(reflecting: error))")

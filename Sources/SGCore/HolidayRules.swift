@@ -3,13 +3,15 @@
 public enum HolidayRules {
     public static func check(_ action: HolidayAction, on request: HolidayRequest, by actor: Actor, today: CalendarDate) throws {
         let isOwner = actor.employeeID == request.employeeID
+        // Decisions are refused to non-admins whoever owns the request (the same answer for every id);
+        // another employee's request is otherwise not disclosed.
+        if action.isDecision && !actor.isAdmin {
+            throw SGError.forbidden("Only an admin can \(action.rawValue) a holiday request.")
+        }
         guard isOwner || actor.isAdmin else {
             throw SGError.notFound("Holiday request \(request.id) does not exist.")
         }
         if action.isDecision {
-            guard actor.isAdmin else {
-                throw SGError.forbidden("Only an admin can \(action.rawValue) a holiday request.")
-            }
             guard !isOwner else {
                 throw SGError.forbidden("An admin cannot \(action.rawValue) their own request; another admin must decide it.")
             }

@@ -81,6 +81,10 @@ public struct HolidayService: Sendable {
         guard note.count <= Self.maximumCommentLength else {
             throw SGError.invalid(field: action == .reject ? "reason" : "note", message: "at most \(Self.maximumCommentLength) characters")
         }
+        // Checked before the lookup, so that a non-admin cannot probe which ids exist.
+        if action.isDecision && !actor.isAdmin {
+            throw SGError.forbidden("Only an admin can \(action.rawValue) a holiday request.")
+        }
         if action == .reject && note.isEmpty {
             throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
         }

@@ -77,7 +77,7 @@ public enum DemoCompany {
         _ = adminTrip
 
         // Requests from today on, made now.
-        clock.set(Date())
+        clock.set(FixedClock(today: today).now())
         let nextMonday = today.adding(days: (8 - today.isoWeekday) % 7 + 7)!
         let pending1 = try await request("bob", nextMonday, 5, "Ski week")
         _ = pending1

@@ -1,1 +1,3 @@
-print("")
+import SGAdmin
+
+await SGAdmin.run(CommandLine.arguments.dropFirst().map { $0 })

@@ -59,12 +59,12 @@ struct SGServer: AsyncParsableCommand {
             if seedDemo || environment["SG_SEED_DEMO"] == "1" {
                 let today = try await HolidayService(store: database).today()
                 if let logins = try await DemoCompany.seedIfEmpty(database, today: today) {
-                    print("Demo company created. Logins (username / password):")
+                    say("Demo company created. Logins (username / password):")
                     for login in logins {
-                        print("  \(login.username.padding(toLength: 8, withPad: " ", startingAt: 0))  \(login.password)\(login.isAdmin ? "   (admin)" : "")")
+                        say("  \(login.username.padding(toLength: 8, withPad: " ", startingAt: 0))  \(login.password)\(login.isAdmin ? "   (admin)" : "")")
                     }
                 } else {
-                    print("Database already has employees; demo data not added. Demo logins, if seeded earlier: admin / admin-demo-2026, alice / alice-demo-2026.")
+                    say("Database already has employees; demo data not added. Demo logins, if seeded earlier: admin / admin-demo-2026, alice / alice-demo-2026.")
                 }
             }
             let directory: any EmployeeDirectory = LocalAccountDirectory(database: database)
@@ -74,7 +74,7 @@ struct SGServer: AsyncParsableCommand {
                 sessions: Sessions(database: database, directory: directory, tokenLifetime: settings.tokenLifetime))
             let app = buildApplication(
                 configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)
-            print("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(directory.kind))")
+            say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(directory.kind))")
             try await app.runService()
         } catch let error as SGError {
             FileHandle.standardError.write(Data("sgserver: \(error.message)\n".utf8))
@@ -137,4 +137,9 @@ struct Settings {
         guard problems.isEmpty else { throw Problems(messages: problems) }
         return Settings(host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: level)
     }
+}
+
+/// Writes a line to standard output at once (unbuffered), so it shows promptly under `make` or in a log file.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -1,0 +1,252 @@
+import ArgumentParser
+import Foundation
+import SGCore
+import SGStore
+
+struct AllowanceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "allowance", abstract: "Read and set holiday allowances.",
+        subcommands: [Set.self, Show.self, Default.self])
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set one employee's allowance for one year.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Argument(help: "Year.") var year: Int
+        @Argument(help: "Working days.") var days: Int
+
+        func run() async throws {
+            try await running {
+                let database = try global.open()
+                let employee = try await findEmployee(database, username)
+                let actor = try await global.actor(database)
+                let balance = try await HolidayService(store: database).setAllowance(
+                    employeeID: employee.id, year: year, days: days, by: actor)
+                printOut("\(employee.username) \(year): allowance \(balance.allowance), approved \(balance.approved), pending \(balance.pending), remaining \(balance.remaining)\n")
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show an employee's balance for a year.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Option(help: "Year [default: this year].") var year: Int?
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() async throws {
+            try await running {
+                let database = try global.open()
+                let employee = try await findEmployee(database, username)
+                let service = HolidayService(store: database)
+                var year = self.year
+                if year == nil { year = try await service.today().year }
+                guard let year else { return }
+                let balance = try await service.balance(employeeID: employee.id, year: year)
+                printOut(Output(
+                    columns: ["username", "year", "allowance", "approved", "pending", "remaining"],
+                    rows: [[.text(employee.username), .number(year), .number(balance.allowance), .number(balance.approved),
+                            .number(balance.pending), .number(balance.remaining)]]
+                ).render(format))
+            }
+        }
+    }
+
+    struct Default: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the company's default allowance (working days a year).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Working days.") var days: Int
+
+        func run() async throws {
+            try await running {
+                let database = try global.open()
+                try await HolidayService(store: database).setDefaultAllowance(days, by: try await global.actor(database))
+                printOut("Default allowance is now \(days) working days.\n")
+            }
+        }
+    }
+}
+
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Manage local accounts.", subcommands: [Add.self, List.self, Deactivate.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a local account. The password is read from standard input, never from the command line.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Option(help: "Given name.") var name: String
+        @Option(help: "Surname.") var surname: String
+        @Option(help: "E-mail address.") var email: String
+        @Flag(help: "Make the account an admin.") var admin = false
+        @Flag(help: "Read the password from standard input (one line).") var passwordStdin = false
+
+        func run() async throws {
+            try await running {
+                guard passwordStdin else {
+                    throw SGError.invalid(field: "--password-stdin", message: "a local account needs a password: pipe it in with --password-stdin")
+                }
+                let password = readPassword()
+                let database = try global.open()
+                let hash = try await Passwords.hash(password)
+                let employee = try await database.addEmployee(NewEmployee(
+                    username: username, name: name, surname: surname, email: email, isAdmin: admin, passwordHash: hash))
+                printOut("Added \(employee.username) (id \(employee.id))\(employee.isAdmin ? " as an admin" : "").\n")
+            }
+        }
+
+        func readPassword() -> String {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            var text = String(decoding: data, as: UTF8.self)
+            if text.hasSuffix("\n") { text.removeLast() }
+            if text.hasSuffix("\r") { text.removeLast() }
+            return text
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List employees.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() async throws {
+            try await running {
+                let database = try global.open()
+                let employees = try await database.employees()
+                printOut(Output(
+                    columns: ["id", "username", "name", "surname", "email", "admin", "active"],
+                    rows: employees.map {
+                        [.number(Int($0.id)), .text($0.username), .text($0.name), .text($0.surname), .text($0.email),
+                         .text($0.isAdmin ? "yes" : "no"), .text($0.isActive ? "yes" : "no")]
+                    }
+                ).render(format))
+            }
+        }
+    }
+
+    struct Deactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Deactivate an account: history is kept, login is refused.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+
+        func run() async throws {
+            try await running {
+                let database = try global.open()
+                let employee = try await database.deactivateEmployee(username: username)
+                printOut("Deactivated \(employee.username); their tokens are revoked.\n")
+            }
+        }
+    }
+}
+
+struct HolidaysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "holidays", abstract: "Manage the company's public holidays.", subcommands: [Add.self, List.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a public holiday. Requests already made keep the working days counted when they were made.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The date, YYYY-MM-DD.") var date: String
+        @Argument(help: "Its name.") var name: String
+
+        func run() async throws {
+            try await running {
+                guard let day = CalendarDate(iso: date) else {
+                    throw SGError.invalid(field: "date", message: "'\(date)' is not a calendar date in the form YYYY-MM-DD")
+                }
+                let database = try global.open()
+                try await database.addPublicHoliday(PublicHoliday(date: day, name: name))
+                printOut("\(day) is now a public holiday: \(name).\n")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List public holidays.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Only this year.") var year: Int?
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() async throws {
+            try await running {
+                if let year { try HolidayService.checkYear(year) }
+                let database = try global.open()
+                let holidays = try await database.publicHolidays(year: year)
+                printOut(Output(columns: ["date", "name"], rows: holidays.map { [.text($0.date.description), .text($0.name)] }).render(format))
+            }
+        }
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Create the database or bring its schema up to date.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await running {
+            let database = try global.open(.migrate)
+            printOut("Schema up to date at \(global.databasePath): \(try database.appliedMigrations().joined(separator: ", ")).\n")
+        }
+    }
+}
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "HR's CSV for a year: one row per request, or with --balances one row per employee.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The year.") var year: Int
+    @Flag(help: "One row per employee with allowance, approved, pending and remaining.") var balances = false
+    @Option(help: "Write to this file (replaced whole, never half-written) instead of standard output.") var output: String?
+
+    func run() async throws {
+        try await running {
+            try HolidayService.checkYear(year)
+            let database = try global.open()
+            var csv: String
+            if balances {
+                csv = CSV.record(["username", "full_name", "email", "active", "year", "allowance", "approved", "pending", "remaining"])
+                for (employee, balance) in try await database.balances(year: year) {
+                    csv += CSV.record([
+                        .text(employee.username), .text(employee.fullName), .text(employee.email),
+                        .text(employee.isActive ? "yes" : "no"), .number(year), .number(balance.allowance),
+                        .number(balance.approved), .number(balance.pending), .number(balance.remaining),
+                    ])
+                }
+            } else {
+                csv = CSV.record([
+                    "username", "full_name", "email", "request_id", "start", "end", "working_days", "working_days_in_year",
+                    "status", "requested_at", "decided_by", "decided_at",
+                ])
+                for row in try await database.exportRows(year: year) {
+                    let request = row.request
+                    csv += CSV.record([
+                        .text(row.employee.username), .text(row.employee.fullName), .text(row.employee.email),
+                        .number(Int(request.id)), .text(request.startDate.description), .text(request.endDate.description),
+                        .number(request.workingDays), .number(row.daysInYear), .text(request.status.rawValue),
+                        .text(Timestamp.format(request.createdAt)), .text(request.decidedBy ?? ""),
+                        .text(request.decidedAt.map(Timestamp.format) ?? ""),
+                    ])
+                }
+            }
+            if let output {
+                // Write beside the target and rename, so a reader never sees half a file.
+                let temporary = output + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
+                do {
+                    try Data(csv.utf8).write(to: URL(fileURLWithPath: temporary))
+                } catch {
+                    throw SGError.conflict("Could not write \(output): \(error.localizedDescription)")
+                }
+                // rename(2) replaces the target atomically.
+                guard rename(temporary, output) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    try? FileManager.default.removeItem(atPath: temporary)
+                    throw SGError.conflict("Could not write \(output): \(reason)")
+                }
+            } else {
+                printOut(csv)
+            }
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import SGCore
+import SGStore
+
+func requestRows(_ items: [RequestWithEmployee]) -> Output {
+    Output(
+        columns: ["id", "username", "name", "start", "end", "working_days", "status", "comment"],
+        rows: items.map { item in
+            [.number(Int(item.request.id)), .text(item.employee.username), .text(item.employee.fullName),
+             .text(item.request.startDate.description), .text(item.request.endDate.description),
+             .number(item.request.workingDays), .text(item.request.status.rawValue), .text(item.request.comment)]
+        })
+}
+
+/// Reads every page of a filter.
+func allRequests(_ database: AppDatabase, _ filter: RequestFilter) async throws -> [RequestWithEmployee] {
+    var filter = filter
+    filter.limit = 200
+    var items: [RequestWithEmployee] = []
+    while true {
+        let page = try await database.requests(filter)
+        items += page.items
+        guard let next = page.nextAfterID else { return items }
+        filter.afterID = next
+    }
+}
+
+struct Pending: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List pending requests, oldest first.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+    func run() async throws {
+        try await running {
+            let database = try global.open()
+            printOut(requestRows(try await allRequests(database, RequestFilter(status: .pending))).render(format))
+        }
+    }
+}
+
+struct List: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List requests by status, year and employee.")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "pending, approved, rejected or cancelled.") var status: String?
+    @Option(help: "Requests touching this year.") var year: Int?
+    @Option(help: "An employee's username.") var employee: String?
+    @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+    func run() async throws {
+        try await running {
+            let database = try global.open()
+            var filter = RequestFilter()
+            if let status {
+                guard let parsed = HolidayStatus(rawValue: status) else {
+                    throw SGError.invalid(field: "--status", message: "'\(status)' is not one of pending, approved, rejected, cancelled")
+                }
+                filter.status = parsed
+            }
+            if let year { try HolidayService.checkYear(year); filter.year = year }
+            if let employee { filter.employeeID = try await findEmployee(database, employee).id }
+            printOut(requestRows(try await allRequests(database, filter)).render(format))
+        }
+    }
+}
+
+struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show a request with its history.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The request id.") var id: Int64
+
+    func run() async throws {
+        try await running {
+            let database = try global.open()
+            guard let detail = try await database.requestDetail(id: id) else {
+                throw SGError.notFound("Holiday request \(id) does not exist.")
+            }
+            let request = detail.request
+            var text = """
+                Request \(request.id)  \(request.status.rawValue)
+                Employee:      \(detail.employee.fullName) (\(detail.employee.username))
+                Dates:         \(request.startDate) to \(request.endDate)
+                Working days:  \(request.workingDays)\(detail.daysByYear.count > 1 ? " (" + detail.daysByYear.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + ")" : "")
+                Comment:       \(request.comment.isEmpty ? "-" : request.comment)
+                Allowed moves: \(request.status.allowedActions.map(\.rawValue).joined(separator: ", ").ifEmpty("none (final)"))
+                History:
+
+                """
+            for event in detail.events {
+                let move = event.from.map { "\($0.rawValue) -> \(event.to.rawValue)" } ?? "created (\(event.to.rawValue))"
+                text += "  \(Timestamp.format(event.at))  \(move)  by \(event.actor)\(event.note.isEmpty ? "" : "  \"\(event.note)\"")\n"
+            }
+            printOut(text)
+        }
+    }
+}
+
+extension String {
+    func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+}
+
+/// The shared shape of approve, reject, revert and cancel.
+protocol TransitionCommand: AsyncParsableCommand {
+    static var action: HolidayAction { get }
+    var global: GlobalOptions { get }
+    var id: Int64 { get }
+    var text: String? { get }
+}
+
+extension TransitionCommand {
+    func run() async throws {
+        try await running {
+            let database = try global.open()
+            let actor = try await global.actor(database)
+            let request = try await HolidayService(store: database).perform(Self.action, on: id, by: actor, note: text ?? "")
+            printOut("Request \(request.id) is now \(request.status.rawValue).\n")
+        }
+    }
+}
+
+struct Approve: TransitionCommand {
+    static let configuration = CommandConfiguration(abstract: "Approve a pending request.")
+    static let action = HolidayAction.approve
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The request id.") var id: Int64
+    @Option(help: "A note for the history.") var note: String?
+    var text: String? { note }
+}
+
+struct Reject: TransitionCommand {
+    static let configuration = CommandConfiguration(abstract: "Reject a pending request, with a reason.")
+    static let action = HolidayAction.reject
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The request id.") var id: Int64
+    @Option(help: "Why, for the employee.") var reason: String
+    var text: String? { reason }
+}
+
+struct Revert: TransitionCommand {
+    static let configuration = CommandConfiguration(abstract: "Move an approved request back to pending.")
+    static let action = HolidayAction.revert
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The request id.") var id: Int64
+    @Option(help: "A note for the history.") var note: String?
+    var text: String? { note }
+}
+
+struct Cancel: TransitionCommand {
+    static let configuration = CommandConfiguration(abstract: "Cancel a pending or approved request.")
+    static let action = HolidayAction.cancel
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The request id.") var id: Int64
+    @Option(help: "A note for the history.") var note: String?
+    var text: String? { note }
+}
+
+func findEmployee(_ database: AppDatabase, _ username: String) async throws -> Employee {
+    guard let employee = try await database.employee(username: username) else {
+        throw SGError.notFound("No employee with username '\(username)'.")
+    }
+    return employee
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import SGCore
+import SGStore
+
+/// `sgadmin`: the server host's command line over the same rules and database as the API.
+public struct SGAdmin: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "sgadmin",
+        abstract: "Administer SGEmployee: holiday requests, allowances, users, public holidays, exports.",
+        discussion: """
+            Works on the server's database (--database or SG_DATABASE), through the same rules as the API, \
+            while the server runs. Transitions are recorded as the user named by --as (default: the OS user).
+            """,
+        subcommands: [
+            Pending.self, List.self, Show.self, Approve.self, Reject.self, Revert.self, Cancel.self,
+            AllowanceCommand.self, UserCommand.self, HolidaysCommand.self, Migrate.self, Export.self,
+        ])
+
+    public init() {}
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "The SQLite database file [SG_DATABASE, default ./var/sgemployee.sqlite].")
+    var database: String?
+
+    @Option(name: .customLong("as"), help: "Who is acting, recorded in the history: an admin's username or the operator's name [default: the OS user].")
+    var actingAs: String?
+
+    var databasePath: String {
+        database ?? ProcessInfo.processInfo.environment["SG_DATABASE"] ?? "./var/sgemployee.sqlite"
+    }
+
+    func open(_ policy: AppDatabase.SchemaPolicy = .requireCurrent) throws -> AppDatabase {
+        try AppDatabase.open(path: databasePath, schema: policy)
+    }
+
+    /// The actor for transitions: an employee named by --as must be an active admin; any other name is the
+    /// operator of this host, who acts as an admin and is recorded as "NAME (sgadmin)".
+    func actor(_ database: AppDatabase) async throws -> Actor {
+        let name = actingAs ?? ProcessInfo.processInfo.environment["USER"] ?? ProcessInfo.processInfo.environment["LOGNAME"] ?? "operator"
+        if let employee = try await database.employee(username: name) {
+            guard employee.isActive, employee.isAdmin else {
+                throw SGError.forbidden("\(employee.username) is not an active admin; pass --as with an admin's username.")
+            }
+            return employee.actor
+        }
+        return Actor(employeeID: nil, name: "\(name) (sgadmin)", isAdmin: true)
+    }
+}
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv
+}
+
+/// Runs a command body, turning rule errors into a message on stderr and exit status 1.
+func running(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let error as SGError {
+        FileHandle.standardError.write(Data("sgadmin: \(error.message)\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
+/// Prints rows as an aligned table, JSON (array of objects) or CSV.
+struct Output {
+    let columns: [String]
+    let rows: [[CSV.Cell]]
+
+    func render(_ format: OutputFormat) -> String {
+        switch format {
+        case .csv:
+            return CSV.record(columns.map(CSV.Cell.text)) + rows.map(CSV.record).joined()
+        case .json:
+            let objects = rows.map { row in
+                Dictionary(uniqueKeysWithValues: zip(columns, row.map { cell -> JSONValue in
+                    switch cell {
+                    case .text(let text): .text(text)
+                    case .number(let number): .number(number)
+                    }
+                }))
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return String(decoding: (try? encoder.encode(objects)) ?? Data("[]".utf8), as: UTF8.self) + "\n"
+        case .table:
+            let cells = rows.map { $0.map(Self.plain) }
+            var widths = columns.map(\.count)
+            for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+            func line(_ values: [String]) -> String {
+                values.enumerated().map { index, value in
+                    index == values.count - 1 ? value : value + String(repeating: " ", count: widths[index] - value.count)
+                }.joined(separator: "  ")
+            }
+            return ([line(columns)] + cells.map(line)).joined(separator: "\n") + "\n"
+        }
+    }
+
+    static func plain(_ cell: CSV.Cell) -> String {
+        switch cell {
+        case .text(let text): text.replacingOccurrences(of: "\n", with: " ")
+        case .number(let number): String(number)
+        }
+    }
+
+    enum JSONValue: Encodable {
+        case text(String), number(Int)
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let text): try container.encode(text)
+            case .number(let number): try container.encode(number)
+            }
+        }
+    }
+}
+
+func printOut(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+extension SGAdmin {
+    /// Parses and runs one command line, exiting with its status (what `main()` does, callable from another module).
+    public static func run(_ arguments: [String]) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            exit(withError: nil)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import SGAPI
+import SGCore
+import SGStore
+import SGTestSupport
+
+/// Runs the built `sgadmin` binary, as an operator on the server host would.
+struct AdminCLI {
+    let databasePath: String
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static let binary: URL = {
+        // The test bundle sits in the build products folder beside the executables.
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("sgadmin")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/sgadmin")
+    }()
+
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SG_DATABASE"] = databasePath
+        environment["USER"] = "operator"
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite(.serialized) struct SGAdminTests {
+    @Test func decidesRequestsThroughTheSameRules() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let start = f.weekday(14)
+        let request = try await f.service.createRequest(for: f.alice.id, start: start, end: start, comment: "", actor: f.alice.actor)
+
+        let pending = try cli.run(["pending", "--format", "csv"])
+        #expect(pending.status == 0)
+        #expect(pending.stdout.contains("\(request.id),alice,Alice Example"))
+
+        let approve = try cli.run(["approve", "\(request.id)", "--note", "ok"])
+        #expect(approve.status == 0, "\(approve.stderr)")
+        let twice = try cli.run(["approve", "\(request.id)"])
+        #expect(twice.status == 1)
+        #expect(twice.stderr.contains("is approved") && twice.stderr.contains("revert"))
+        #expect(twice.stdout.isEmpty)
+
+        #expect(try cli.run(["revert", "\(request.id)", "--as", "admin2"]).status == 0)
+        #expect(try cli.run(["reject", "\(request.id)"]).status != 0)  // --reason is required
+        let reject = try cli.run(["reject", "\(request.id)", "--reason", "Quarter end", "--as", "admin"])
+        #expect(reject.status == 0)
+
+        let detail = try #require(try await f.database.requestDetail(id: request.id))
+        #expect(detail.request.status == .rejected)
+        #expect(detail.events.map(\.actor) == ["alice", "operator (sgadmin)", "admin2", "admin"])
+
+        let show = try cli.run(["show", "\(request.id)"])
+        #expect(show.status == 0 && show.stdout.contains("Quarter end"))
+        let missing = try cli.run(["show", "999"])
+        #expect(missing.status == 1 && missing.stderr.contains("999"))
+    }
+
+    @Test func refusesToActAsANonAdminOrOnTheirOwnRequest() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let own = try await f.service.createRequest(for: f.admin.id, start: f.weekday(14), end: f.weekday(14), comment: "", actor: f.admin.actor)
+        let asAlice = try cli.run(["approve", "\(own.id)", "--as", "alice"])
+        #expect(asAlice.status == 1 && asAlice.stderr.contains("not an active admin"))
+        let asOwner = try cli.run(["approve", "\(own.id)", "--as", "admin"])
+        #expect(asOwner.status == 1 && asOwner.stderr.contains("own request"))
+        #expect(try await f.database.requestDetail(id: own.id)?.events.count == 1)
+    }
+
+    @Test func managesUsersAllowancesAndHolidays() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let year = f.day(0).year
+
+        let add = try cli.run(
+            ["user", "add", "maria", "--name", "María José", "--surname", "=Peña, \"la jefa\"", "--email", "maria@example.com", "--password-stdin"],
+            stdin: "s3cret-enough\n")
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(try cli.run(["user", "add", "nopass", "--name", "N", "--surname", "P", "--email", "n@example.com"]).status == 1)
+        #expect(try cli.run(["user", "add", "short", "--name", "N", "--surname", "P", "--email", "n@example.com", "--password-stdin"], stdin: "abc\n").status == 1)
+        let sessions = f.sessions()
+        #expect(try await sessions.login(username: "maria", password: "s3cret-enough").employee.name == "María José")
+
+        let list = try cli.run(["user", "list", "--format", "json"])
+        let users = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(users.contains { $0["username"] as? String == "maria" && $0["surname"] as? String == "=Peña, \"la jefa\"" })
+
+        #expect(try cli.run(["allowance", "set", "maria", "\(year)", "30"]).status == 0)
+        let show = try cli.run(["allowance", "show", "maria", "--year", "\(year)", "--format", "csv"])
+        #expect(show.stdout.contains("maria,\(year),30,0,0,30"))
+        #expect(try cli.run(["allowance", "set", "maria", "\(year)", "400"]).status == 1)
+        #expect(try cli.run(["allowance", "set", "ghost", "\(year)", "10"]).status == 1)
+        #expect(try cli.run(["allowance", "default", "25"]).status == 0)
+        #expect(try await f.service.balance(employeeID: f.bob.id, year: year).allowance == 25)
+
+        #expect(try cli.run(["holidays", "add", "\(year + 1)-12-25", "Christmas"]).status == 0)
+        #expect(try cli.run(["holidays", "add", "\(year + 1)-12-25", "Again"]).status == 1)
+        #expect(try cli.run(["holidays", "add", "\(year + 1)-02-30", "Nope"]).status == 1)
+        #expect(try cli.run(["holidays", "list", "--year", "\(year + 1)", "--format", "csv"]).stdout.contains("\(year + 1)-12-25,Christmas"))
+
+        let deactivate = try cli.run(["user", "deactivate", "maria"])
+        #expect(deactivate.status == 0)
+        await #expect(throws: SGError.self) { _ = try await sessions.login(username: "maria", password: "s3cret-enough") }
+        #expect(try cli.run(["user", "deactivate", "maria"]).status == 1)
+    }
+
+    @Test func exportsHRsCSVSafely() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let when = f.weekday(14)
+        let year = when.year
+        _ = try await f.database.addEmployee(NewEmployee(
+            username: "eve", name: "=HYPERLINK(\"http://x\")", surname: "Ñandú", email: "eve@example.com", isAdmin: false, passwordHash: nil))
+        let eve = try #require(try await f.database.employee(username: "eve"))
+        let request = try await f.service.createRequest(for: eve.id, start: when, end: when, comment: "", actor: eve.actor)
+        try await f.service.perform(.approve, on: request.id, by: f.admin.actor)
+
+        let export = try cli.run(["export", "--year", "\(year)"])
+        #expect(export.status == 0)
+        let lines = export.stdout.components(separatedBy: "\r\n")
+        #expect(lines[0] == "username,full_name,email,request_id,start,end,working_days,working_days_in_year,status,requested_at,decided_by,decided_at")
+        let row = try #require(lines.first { $0.hasPrefix("eve,") })
+        #expect(row.hasPrefix("eve,\"'=HYPERLINK(\"\"http://x\"\") Ñandú\",eve@example.com,\(request.id),"))
+        #expect(row.contains(",approved,") && row.contains(",admin,"))
+
+        let output = path.path + ".csv"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let balances = try cli.run(["export", "--year", "\(year)", "--balances", "--output", output])
+        #expect(balances.status == 0 && balances.stdout.isEmpty)
+        let file = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(file.contains("bob,\"José Núñez, \"\"Pepe\"\"\",bob@example.com,yes,\(year),23,0,0,23"))
+        #expect(try cli.run(["export", "--year", "99999"]).status != 0)
+        #expect(try cli.run(["export", "--year", "\(year)", "--output", "/nonexistent/dir/x.csv"]).status == 1)
+    }
+
+    @Test func refusesAMissingOrNewerDatabase() throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let cli = AdminCLI(databasePath: path.path)
+        let missing = try cli.run(["pending"])
+        #expect(missing.status == 1 && missing.stderr.contains("No database"))
+        #expect(!FileManager.default.fileExists(atPath: path.path))
+        let migrate = try cli.run(["migrate"])
+        #expect(migrate.status == 0 && migrate.stdout.contains("0001_initial"))
+        #expect(try cli.run(["pending", "--database", path.path]).status == 0)
+    }
+
+    /// The API and sgadmin write to the same file at once; every check still holds.
+    @Test func worksWhileTheAPIWrites() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let services = Services(database: f.database, holidays: f.service, sessions: f.sessions())
+        let app = buildApplication(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), services: services)
+
+        // Weekdays from two weeks ahead, one-day requests for alice through the API.
+        var days: [CalendarDate] = []
+        var day = f.day(14)
+        while days.count < 40 {
+            if day.isoWeekday <= 5 { days.append(day) }
+            day = day.adding(days: 1)!
+        }
+        let dates = days
+        try await app.test(.router) { client in
+            let login = try await client.execute(
+                uri: "/v1/auth/login", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"username":"alice","password":"\#(Fixture.password)"}"#))
+            let token = try #require(try JSONSerialization.jsonObject(with: Data(login.body.readableBytesView)) as? [String: Any])["token"] as! String
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for date in dates {
+                        _ = try await client.execute(
+                            uri: "/v1/me/holidays", method: .post,
+                            headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
+                            body: ByteBuffer(string: #"{"startDate":"\#(date)","endDate":"\#(date)"}"#))
+                    }
+                }
+                group.addTask {
+                    // Meanwhile the operator approves whatever is pending and lowers nothing below what is held.
+                    for _ in 0..<8 {
+                        let pending = try cli.run(["pending", "--format", "json"])
+                        #expect(pending.status == 0, "\(pending.stderr)")
+                        let rows = (try? JSONSerialization.jsonObject(with: Data(pending.stdout.utf8)) as? [[String: Any]]) ?? []
+                        for row in rows.prefix(2) {
+                            let result = try cli.run(["approve", "\(row["id"] as! Int)"])
+                            #expect(result.status == 0 || result.stderr.contains("is approved"), "\(result.stderr)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        let balance = try await f.service.balance(employeeID: f.alice.id, year: days[0].year)
+        let nextYear = try await f.service.balance(employeeID: f.alice.id, year: days[0].year + 1)
+        #expect(balance.remaining >= 0 && nextYear.remaining >= 0)
+        #expect(balance.approved + nextYear.approved > 0)
+        let total = try await f.database.requests(RequestFilter(employeeID: f.alice.id, limit: 200)).items
+        // 23 days a year: in each year, every request up to the allowance is in and none beyond it.
+        let perYear = Dictionary(grouping: dates, by: \.year).mapValues { min($0.count, 23) }
+        #expect(total.count == perYear.values.reduce(0, +))
+        let history = try await f.count("holiday_events")
+        #expect(history == total.count + total.filter { $0.request.status == .approved }.count)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import SGCore
+
+/// Every move from every state, for every kind of actor.
+@Suite struct HolidayRulesTests {
+    static let today = CalendarDate(iso: "2026-03-02")!
+    static let owner = Actor(employeeID: 1, name: "alice", isAdmin: false)
+    static let ownerAdmin = Actor(employeeID: 1, name: "alice", isAdmin: true)
+    static let admin = Actor(employeeID: 2, name: "admin", isAdmin: true)
+    static let operatorOfHost = Actor(employeeID: nil, name: "root (sgadmin)", isAdmin: true)
+    static let stranger = Actor(employeeID: 3, name: "bob", isAdmin: false)
+
+    func request(_ status: HolidayStatus, start: CalendarDate = CalendarDate(iso: "2026-03-10")!) -> HolidayRequest {
+        HolidayRequest(
+            id: 42, employeeID: 1, startDate: start, endDate: start.adding(days: 2)!, workingDays: 3, status: status,
+            comment: "", createdAt: Date(), updatedAt: Date(), decidedBy: nil, decidedAt: nil)
+    }
+
+    enum Outcome: Equatable { case allowed, forbidden, notFound, wrongState, conflict }
+
+    func outcome(_ action: HolidayAction, _ status: HolidayStatus, _ actor: Actor, start: CalendarDate = CalendarDate(iso: "2026-03-10")!) -> Outcome {
+        do {
+            try HolidayRules.check(action, on: request(status, start: start), by: actor, today: Self.today)
+            return .allowed
+        } catch SGError.forbidden {
+            return .forbidden
+        } catch SGError.notFound {
+            return .notFound
+        } catch SGError.wrongState(let id, let current, let attempted) {
+            #expect(id == 42 && current == status && attempted == action)
+            return .wrongState
+        } catch SGError.conflict {
+            return .conflict
+        } catch {
+            Issue.record("unexpected \(error)")
+            return .conflict
+        }
+    }
+
+    @Test func adminDecisionsFollowTheStateMachine() {
+        let expected: [(HolidayAction, HolidayStatus, Outcome)] = [
+            (.approve, .pending, .allowed), (.approve, .approved, .wrongState), (.approve, .rejected, .wrongState), (.approve, .cancelled, .wrongState),
+            (.reject, .pending, .allowed), (.reject, .approved, .wrongState), (.reject, .rejected, .wrongState), (.reject, .cancelled, .wrongState),
+            (.revert, .pending, .wrongState), (.revert, .approved, .allowed), (.revert, .rejected, .wrongState), (.revert, .cancelled, .wrongState),
+            (.cancel, .pending, .allowed), (.cancel, .approved, .allowed), (.cancel, .rejected, .wrongState), (.cancel, .cancelled, .wrongState),
+        ]
+        for (action, status, result) in expected {
+            #expect(outcome(action, status, Self.admin) == result, "admin \(action) from \(status)")
+            #expect(outcome(action, status, Self.operatorOfHost) == result, "operator \(action) from \(status)")
+        }
+    }
+
+    @Test func theOwnerMayOnlyCancel() {
+        for status in HolidayStatus.allCases {
+            for action in [HolidayAction.approve, .reject, .revert] {
+                #expect(outcome(action, status, Self.owner) == .forbidden, "owner \(action) from \(status)")
+            }
+        }
+        #expect(outcome(.cancel, .pending, Self.owner) == .allowed)
+        #expect(outcome(.cancel, .approved, Self.owner) == .allowed)
+        #expect(outcome(.cancel, .rejected, Self.owner) == .wrongState)
+        #expect(outcome(.cancel, .cancelled, Self.owner) == .wrongState)
+    }
+
+    @Test func anAdminCannotDecideTheirOwnRequest() {
+        #expect(outcome(.approve, .pending, Self.ownerAdmin) == .forbidden)
+        #expect(outcome(.reject, .pending, Self.ownerAdmin) == .forbidden)
+        #expect(outcome(.revert, .approved, Self.ownerAdmin) == .forbidden)
+        #expect(outcome(.cancel, .pending, Self.ownerAdmin) == .allowed)
+    }
+
+    @Test func anotherEmployeeDoesNotSeeTheRequest() {
+        for status in HolidayStatus.allCases {
+            #expect(outcome(.cancel, status, Self.stranger) == .notFound)
+            for action in [HolidayAction.approve, .reject, .revert] {
+                #expect(outcome(action, status, Self.stranger) == .forbidden)
+            }
+        }
+    }
+
+    @Test func theOwnerCancelsAnApprovedHolidayOnlyBeforeItsFirstDay() {
+        let tomorrow = Self.today.adding(days: 1)!
+        #expect(outcome(.cancel, .approved, Self.owner, start: tomorrow) == .allowed)
+        #expect(outcome(.cancel, .approved, Self.owner, start: Self.today) == .conflict)
+        #expect(outcome(.cancel, .approved, Self.owner, start: Self.today.adding(days: -3)!) == .conflict)
+        #expect(outcome(.cancel, .approved, Self.ownerAdmin, start: Self.today) == .conflict)
+        // A pending request that has started can still be withdrawn, and an admin may cancel any time.
+        #expect(outcome(.cancel, .pending, Self.owner, start: Self.today.adding(days: -3)!) == .allowed)
+        #expect(outcome(.cancel, .approved, Self.admin, start: Self.today.adding(days: -3)!) == .allowed)
+    }
+
+    @Test func allowedActionsAreWhatCheckAllows() {
+        #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.admin, today: Self.today) == [.approve, .reject, .cancel])
+        #expect(HolidayRules.allowedActions(on: request(.approved), by: Self.admin, today: Self.today) == [.revert, .cancel])
+        #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.owner, today: Self.today) == [.cancel])
+        #expect(HolidayRules.allowedActions(on: request(.rejected), by: Self.admin, today: Self.today) == [])
+        #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.stranger, today: Self.today) == [])
+    }
+
+    @Test func theWrongStateMessageNamesTheStateAndTheMoves() {
+        let approved = SGError.wrongState(requestID: 42, status: .approved, action: .approve).message
+        #expect(approved.contains("Request 42 is approved"))
+        #expect(approved.contains("revert (to pending)") && approved.contains("cancel (to cancelled)"))
+        let rejected = SGError.wrongState(requestID: 7, status: .rejected, action: .cancel).message
+        #expect(rejected.contains("rejected is final"))
+    }
+}
+
+@Suite struct CSVTests {
+    @Test func quotesPerRFC4180() {
+        #expect(CSV.record(["plain", "with,comma", "with \"quote\"", "two\nlines", .number(5)])
+                == "plain,\"with,comma\",\"with \"\"quote\"\"\",\"two\nlines\",5\r\n")
+    }
+
+    @Test func neutralisesFormulas() {
+        #expect(CSV.record(["=SUM(A1)", "+1", "-2", "@cmd", "José Núñez"]) == "'=SUM(A1),'+1,'-2,'@cmd,José Núñez\r\n")
+        #expect(CSV.record(["=1,2"]) == "\"'=1,2\"\r\n")
+        #expect(CSV.record([.number(-3)]) == "-3\r\n")
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test; ends with one line "N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+echo "== swift build --build-tests"
+swift build --build-tests 2>&1 | tee "$log" | grep -E "warning:|error:|Compiling|Build complete" | grep -v "^\[" || true
+if ! grep -q "Build complete" "$log"; then
+    cat "$log" | tail -50
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+# Our targets build with -warnings-as-errors; dependencies' warnings are theirs.
+if grep -E "^/.*/(Sources|Tests|Migrations)/.*warning:" "$log" | grep -v "/.build/" ; then
+    echo "error: warnings in our code"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+echo "== swift test"
+swift test --skip-build --disable-xctest 2>&1 | tee "$log" | grep -vE "^(◇|↳)|passed after" || true
+status=${PIPESTATUS[0]}
+
+# Swift Testing closes with "Test run with N tests in M suites passed|failed ...".
+total=$(grep -oE "Test run with [0-9]+ test" "$log" | grep -oE "[0-9]+" | tail -1)
+failed=$(grep -cE "^✘ Test .* failed after" "$log" || true)
+passed=$(( ${total:-0} - failed ))
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+grep -E "^✘" "$log" | head -50 || true
+echo "$passed passed, $failed failed"
+exit "$status"
