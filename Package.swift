@@ -59,6 +59,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The SG_LDAP_* settings as command-line options, for sgserver and sgadmin alike.
+        .target(
+            name: "SGLDAPOptions",
+            dependencies: ["SGLDAP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         .target(
             name: "SGAPI",
             dependencies: [
@@ -74,7 +80,10 @@ let package = Package(
             dependencies: [
                 "SGCore",
                 "SGStore",
+                "SGLDAP",
+                "SGLDAPOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -84,6 +93,8 @@ let package = Package(
                 "SGAPI",
                 "SGStore",
                 "SGCore",
+                "SGLDAP",
+                "SGLDAPOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

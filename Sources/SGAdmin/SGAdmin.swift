@@ -14,7 +14,7 @@ public struct SGAdmin: AsyncParsableCommand {
             """,
         subcommands: [
             Pending.self, List.self, Show.self, Approve.self, Reject.self, Revert.self, Cancel.self,
-            AllowanceCommand.self, UserCommand.self, HolidaysCommand.self, Migrate.self, Export.self,
+            AllowanceCommand.self, UserCommand.self, HolidaysCommand.self, Migrate.self, Export.self, LDAPCommand.self,
         ])
 
     public init() {}

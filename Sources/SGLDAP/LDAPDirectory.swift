@@ -48,6 +48,19 @@ public final class LDAPDirectory: EmployeeDirectory {
             retryAfterSeconds: configuration.retryAfterSeconds)
     }
 
+    /// Connects and binds as the service account, keeping the connection for the first logins. Returns nil
+    /// when that works, otherwise what went wrong; the server starts either way and answers 503 meanwhile.
+    public func probe() async -> String? {
+        do {
+            try await blocking(budget: configuration.loginBudget) { deadline in
+                try self.withServiceConnection(deadline: deadline) { _ in }
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     // MARK: - Login
 
     public func authenticate(username: String, password: String) async throws -> DirectoryAccount {
