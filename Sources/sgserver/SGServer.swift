@@ -46,6 +46,9 @@ struct SGServer: AsyncParsableCommand {
     @Option(help: "Seconds a failed login counts against its username and address [SG_LOGIN_FAILURE_WINDOW, default 300].")
     var loginFailureWindow: String?
 
+    @Option(help: "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, for throttling logins per client [SG_TRUSTED_PROXIES, default none].")
+    var trustedProxies: String?
+
     @OptionGroup(title: "LDAP directory (with --directory ldap)")
     var ldap: LDAPOptions
 
@@ -58,7 +61,7 @@ struct SGServer: AsyncParsableCommand {
                     "SG_HOST": host, "SG_PORT": port, "SG_DATABASE": database, "SG_DIRECTORY": directory,
                     "SG_TOKEN_HOURS": tokenHours, "SG_LOG_LEVEL": logLevel, "SG_LOGIN_MAX_FAILURES": loginMaxFailures,
                     "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": loginMaxFailuresPerAddress,
-                    "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow,
+                    "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow, "SG_TRUSTED_PROXIES": trustedProxies,
                 ].merging(ldap.flags) { flag, _ in flag },
                 environment: environment)
         } catch let error as Settings.Problems {
@@ -103,7 +106,8 @@ struct SGServer: AsyncParsableCommand {
                 holidays: HolidayService(store: database),
                 sessions: Sessions(
                     database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
-                    throttle: LoginThrottle(limits: settings.loginLimits)))
+                    throttle: LoginThrottle(limits: settings.loginLimits)),
+                trustedProxies: settings.trustedProxies)
             let app = buildApplication(
                 configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)
             say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(directory.kind))")
@@ -123,6 +127,7 @@ struct Settings {
     var tokenLifetime: TimeInterval
     var logLevel: Logger.Level
     var loginLimits: LoginThrottle.Limits
+    var trustedProxies: Set<String>
     /// The directory settings when SG_DIRECTORY is ldap.
     var ldap: LDAPConfiguration?
     /// Settings that work but deserve a line in the log.
@@ -180,6 +185,17 @@ struct Settings {
             perAddress: count("SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "login-max-failures-per-address", default: 20),
             window: Double(count("SG_LOGIN_FAILURE_WINDOW", "login-failure-window", default: 300)))
 
+        var trustedProxies = Set<String>()
+        for item in (value("SG_TRUSTED_PROXIES") ?? "").split(separator: ",") {
+            let address = item.trimmingCharacters(in: .whitespaces)
+            var buffer = [UInt8](repeating: 0, count: 16)
+            if inet_pton(AF_INET, address, &buffer) == 1 || inet_pton(AF_INET6, address, &buffer) == 1 {
+                trustedProxies.insert(address)
+            } else {
+                problems.append("SG_TRUSTED_PROXIES / --trusted-proxies '\(address)' is not an IP address")
+            }
+        }
+
         var hours = 12.0
         if let text = value("SG_TOKEN_HOURS") {
             if let number = Double(text), number > 0, number <= 24 * 90 { hours = number } else {
@@ -197,7 +213,7 @@ struct Settings {
         guard problems.isEmpty else { throw Problems(messages: problems) }
         return Settings(
             host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: level,
-            loginLimits: loginLimits, ldap: ldap, warnings: warnings)
+            loginLimits: loginLimits, trustedProxies: trustedProxies, ldap: ldap, warnings: warnings)
     }
 }
 

@@ -33,10 +33,13 @@ struct LDAPAPITests {
             sessions: Sessions(database: database, directory: directory, throttle: throttle))
     }
 
-    static func login(_ client: some TestClientProtocol, _ username: String, _ password: String) async throws -> TestResponse {
+    static func login(
+        _ client: some TestClientProtocol, _ username: String, _ password: String, forwardedFor: String? = nil
+    ) async throws -> TestResponse {
         let body = try JSONEncoder().encode(["username": username, "password": password])
-        return try await client.execute(
-            uri: "/v1/auth/login", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(bytes: body))
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let forwardedFor { headers[.init("X-Forwarded-For")!] = forwardedFor }
+        return try await client.execute(uri: "/v1/auth/login", method: .post, headers: headers, body: ByteBuffer(bytes: body))
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
@@ -153,6 +156,41 @@ struct LDAPAPITests {
                 #expect(try await Self.login(client, "bob", "bob-secret-2").status == .ok)
                 for _ in 0..<2 { #expect(try await Self.login(client, "carol", "guess").status == .unauthorized) }
                 #expect(try await Self.login(client, "bob", "bob-secret-2").status == .tooManyRequests)
+            }
+        }
+    }
+
+    @Test("behind a trusted proxy the client is read from X-Forwarded-For; otherwise the header is ignored")
+    func trustedProxy() async throws {
+        try await withDirectoryServer { server in
+            let directory = LDAPDirectory(configuration: server.configuration())
+            let limits = LoginThrottle.Limits(perUsername: 100, perAddress: 2, window: 120)
+            let database = try AppDatabase.inMemory()
+            let behindProxy = Services(
+                database: database, holidays: HolidayService(store: database),
+                sessions: Sessions(database: database, directory: directory, throttle: LoginThrottle(limits: limits)),
+                trustedProxies: ["127.0.0.1"])
+            let proxied = buildApplication(configuration: .init(host: "127.0.0.1", port: 0), services: behindProxy)
+            try await proxied.test(.live) { client async throws in
+                for _ in 0..<2 {
+                    #expect(try await Self.login(client, "alice", "guess", forwardedFor: "203.0.113.1").status == .unauthorized)
+                }
+                #expect(try await Self.login(client, "bob", "bob-secret-2", forwardedFor: "203.0.113.1").status == .tooManyRequests)
+                // Another client behind the same proxy; a forged left-most entry changes nothing.
+                #expect(try await Self.login(client, "bob", "bob-secret-2", forwardedFor: "203.0.113.2").status == .ok)
+                #expect(try await Self.login(client, "bob", "bob-secret-2", forwardedFor: "203.0.113.2, 203.0.113.1").status == .tooManyRequests)
+                #expect(try await Self.login(client, "bob", "bob-secret-2", forwardedFor: "203.0.113.1, 203.0.113.3").status == .ok)
+            }
+
+            let direct = Services(
+                database: database, holidays: HolidayService(store: database),
+                sessions: Sessions(database: database, directory: directory, throttle: LoginThrottle(limits: limits)))
+            let app = buildApplication(configuration: .init(host: "127.0.0.1", port: 0), services: direct)
+            try await app.test(.live) { client async throws in
+                #expect(try await Self.login(client, "alice", "guess", forwardedFor: "203.0.113.7").status == .unauthorized)
+                #expect(try await Self.login(client, "alice", "guess", forwardedFor: "203.0.113.8").status == .unauthorized)
+                // Both counted against 127.0.0.1, the real peer.
+                #expect(try await Self.login(client, "bob", "bob-secret-2", forwardedFor: "203.0.113.9").status == .tooManyRequests)
             }
         }
     }
