@@ -53,9 +53,13 @@ public struct LDAPCheckReport: Sendable {
             let name = step.name.padding(toLength: width, withPad: " ", startingAt: 0)
             return "\(mark) \(name)  \(step.detail.replacingOccurrences(of: "\n", with: "\n     " + String(repeating: " ", count: width + 2)))\(time)"
         }
-        lines.append(succeeded
-            ? "\(username) can log in with the right password."
-            : "\(username) cannot log in: see the failed step above.")
+        if !succeeded {
+            lines.append("\(username) cannot log in: see the failed step above.")
+        } else if account != nil {
+            lines.append("\(username) can log in with the right password.")
+        } else {
+            lines.append("Nothing failed so far; the rest can only be checked with \(username)'s password.")
+        }
         return lines.joined(separator: "\n")
     }
 }
