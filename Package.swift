@@ -120,6 +120,7 @@ let package = Package(
             dependencies: [
                 "SGLDAP", "SGAPI", "SGCore", "SGStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -74,12 +74,26 @@ public final class LDAPDirectory: EmployeeDirectory {
                 try self.login(username: username, password: password, deadline: deadline)
             }
         } catch let refusal as LoginRefusal {
-            logger.info("LDAP login refused", metadata: ["username": "\(username)", "reason": "\(refusal.reason)"])
+            logger.info("LDAP login refused", metadata: ["username": "\(Self.loggable(username))", "reason": "\(Self.loggable(refusal.reason))"])
             throw Self.wrongCredentials
         } catch let failure as LDAPFailure {
-            logger.warning("LDAP directory unavailable", metadata: ["username": "\(username)", "error": "\(failure)"])
+            logger.warning("LDAP directory unavailable", metadata: ["username": "\(Self.loggable(username))", "error": "\(Self.loggable("\(failure)"))"])
             throw unavailable
         }
+    }
+
+    /// Text typed by a client, made safe for a log line: control characters (a newline could forge a line,
+    /// a NUL turns the log into "binary") are escaped, and the length is bounded.
+    static func loggable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(300) {
+            if scalar.properties.generalCategory == .control || scalar == "\\" {
+                result += scalar == "\\" ? "\\\\" : "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// Why a login was refused, for the log; the client always hears "Wrong username or password."

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Hummingbird
 import HummingbirdTesting
 import SGAPI
@@ -51,7 +52,7 @@ struct LDAPAPITests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.admin = .groupEntry(groupDN: TestDirectoryServer.adminGroup, memberAttribute: .member)
-            let services = try Self.services(LDAPDirectory(configuration: configuration))
+            let services = try Self.services(LDAPDirectory(configuration: configuration, logger: .quiet))
             let app = buildApplication(configuration: .init(host: "127.0.0.1", port: 0), services: services)
             try await app.test(.live) { client in
                 let response = try await Self.login(client, "alice", "alice-secret-1")
@@ -72,7 +73,7 @@ struct LDAPAPITests {
     @Test("a later login refreshes what the directory holds")
     func refresh() async throws {
         try await withDirectoryServer { server in
-            let services = try Self.services(LDAPDirectory(configuration: server.configuration()))
+            let services = try Self.services(LDAPDirectory(configuration: server.configuration(), logger: .quiet))
             _ = try await services.sessions.login(username: "bob", password: "bob-secret-2")
             try server.modify("""
                 dn: uid=bob,ou=people,dc=example,dc=com
@@ -100,7 +101,7 @@ struct LDAPAPITests {
         try await withDirectoryServer { server in
             let app = buildApplication(
                 configuration: .init(host: "127.0.0.1", port: 0),
-                services: try Self.services(LDAPDirectory(configuration: server.configuration())))
+                services: try Self.services(LDAPDirectory(configuration: server.configuration(), logger: .quiet)))
             try await app.test(.router) { client in
                 let wrong = try await Self.login(client, "alice", "nope-nope")
                 let unknown = try await Self.login(client, "no-such-user", "nope-nope")
@@ -118,7 +119,7 @@ struct LDAPAPITests {
     @Test("directory down: 503 problem+json with Retry-After; tokens already issued keep working; back after restart")
     func outageThroughAPI() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration(timeout: 1, connectTimeout: 1))
+            let directory = LDAPDirectory(configuration: server.configuration(timeout: 1, connectTimeout: 1), logger: .quiet)
             let app = buildApplication(configuration: .init(host: "127.0.0.1", port: 0), services: try Self.services(directory))
             try await app.test(.live) { client in
                 let first = try Self.decode(Token.self, try await Self.login(client, "alice", "alice-secret-1"))
@@ -142,7 +143,7 @@ struct LDAPAPITests {
     func throttled() async throws {
         try await withDirectoryServer { server in
             let throttle = LoginThrottle(limits: .init(perUsername: 3, perAddress: 5, window: 120))
-            let services = try Self.services(LDAPDirectory(configuration: server.configuration()), throttle: throttle)
+            let services = try Self.services(LDAPDirectory(configuration: server.configuration(), logger: .quiet), throttle: throttle)
             let app = buildApplication(configuration: .init(host: "127.0.0.1", port: 0), services: services)
             try await app.test(.live) { client in
                 for _ in 0..<3 { #expect(try await Self.login(client, "alice", "guess").status == .unauthorized) }
@@ -163,7 +164,7 @@ struct LDAPAPITests {
     @Test("behind a trusted proxy the client is read from X-Forwarded-For; otherwise the header is ignored")
     func trustedProxy() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             let limits = LoginThrottle.Limits(perUsername: 100, perAddress: 2, window: 120)
             let database = try AppDatabase.inMemory()
             let behindProxy = Services(
@@ -198,7 +199,7 @@ struct LDAPAPITests {
     @Test("a deactivated employee stays out even though the directory says yes")
     func deactivated() async throws {
         try await withDirectoryServer { server in
-            let services = try Self.services(LDAPDirectory(configuration: server.configuration()))
+            let services = try Self.services(LDAPDirectory(configuration: server.configuration(), logger: .quiet))
             _ = try await services.sessions.login(username: "bob", password: "bob-secret-2")
             _ = try await services.database.deactivateEmployee(username: "bob")
             await #expect(throws: SGError.self) {

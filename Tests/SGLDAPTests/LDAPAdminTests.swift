@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import GRDB
 import SGCore
 import SGLDAP
@@ -28,7 +29,7 @@ struct LDAPAdminTests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.admin = rule
-            let directory = LDAPDirectory(configuration: configuration)
+            let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             let database = try AppDatabase.inMemory()
             let sessions = Sessions(database: database, directory: directory)
 
@@ -51,7 +52,7 @@ struct LDAPAdminTests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.admin = .groupEntry(groupDN: TestDirectoryServer.adminGroup, memberAttribute: .member)
-            let sessions = Sessions(database: try AppDatabase.inMemory(), directory: LDAPDirectory(configuration: configuration))
+            let sessions = Sessions(database: try AppDatabase.inMemory(), directory: LDAPDirectory(configuration: configuration, logger: .quiet))
             #expect(try await sessions.login(username: "bob", password: "bob-secret-2").employee.isAdmin == false)
             try server.modify(
                 "dn: \(TestDirectoryServer.adminGroup)\nchangetype: modify\nadd: member\nmember: uid=bob,ou=people,dc=example,dc=com\n")
@@ -63,7 +64,7 @@ struct LDAPAdminTests {
     func noAdminRule() async throws {
         try await withDirectoryServer { server in
             let database = try AppDatabase.inMemory()
-            let sessions = Sessions(database: database, directory: LDAPDirectory(configuration: server.configuration()))
+            let sessions = Sessions(database: database, directory: LDAPDirectory(configuration: server.configuration(), logger: .quiet))
             let first = try await sessions.login(username: "bob", password: "bob-secret-2")
             #expect(!first.employee.isAdmin)
             try await database.write { (db: Database) in

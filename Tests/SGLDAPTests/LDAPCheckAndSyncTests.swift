@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import GRDB
 import SGCore
 import SGLDAP
@@ -12,7 +13,7 @@ struct LDAPCheckAndSyncTests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.admin = .groupEntry(groupDN: TestDirectoryServer.adminGroup, memberAttribute: .member)
-            let report = await LDAPDirectory(configuration: configuration).check(username: "alice", database: try AppDatabase.inMemory())
+            let report = await LDAPDirectory(configuration: configuration, logger: .quiet).check(username: "alice", database: try AppDatabase.inMemory())
             #expect(report.succeeded, "\(report.text())")
             #expect(report.steps.map(\.name) == ["settings", "connect", "service bind", "search", "entry", "groups", "role", "password", "employee"])
             #expect(report.step("search")?.detail.contains("(uid=alice)") == true)
@@ -27,7 +28,7 @@ struct LDAPCheckAndSyncTests {
     @Test("check shows where it goes wrong: unknown, ambiguous, wrong service password, directory down")
     func checkBad() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             let unknown = await directory.check(username: "nobody")
             #expect(!unknown.succeeded)
             #expect(unknown.step("search")?.outcome == .failed)
@@ -43,7 +44,7 @@ struct LDAPCheckAndSyncTests {
 
             var wrongService = server.configuration()
             wrongService.bindPassword = "nope"
-            let refused = await LDAPDirectory(configuration: wrongService).check(username: "alice")
+            let refused = await LDAPDirectory(configuration: wrongService, logger: .quiet).check(username: "alice")
             #expect(refused.step("service bind")?.outcome == .failed)
             #expect(refused.step("search") == nil)
 
@@ -56,7 +57,7 @@ struct LDAPCheckAndSyncTests {
     @Test("check of a deactivated employee says a login is refused")
     func checkDeactivated() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             let database = try AppDatabase.inMemory()
             _ = try await Sessions(database: database, directory: directory).login(username: "bob", password: "bob-secret-2")
             _ = try await database.deactivateEmployee(username: "bob")
@@ -71,7 +72,7 @@ struct LDAPCheckAndSyncTests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.admin = .groupEntry(groupDN: "cn=holiday-admins-posix,ou=groups,dc=example,dc=com", memberAttribute: .memberUid)
-            let directory = LDAPDirectory(configuration: configuration)
+            let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             let database = try AppDatabase.inMemory()
             // A local account the directory does not know: sync must leave it alone.
             _ = try await database.addEmployee(NewEmployee(
@@ -109,15 +110,15 @@ struct LDAPCheckAndSyncTests {
     func syncEmpty() async throws {
         try await withDirectoryServer { server in
             let database = try AppDatabase.inMemory()
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             _ = try await directory.sync(into: database)
             var wrongBase = server.configuration()
             wrongBase.syncFilter = "(uid=nobody-at-all)"
             await #expect(throws: SGError.self) {
-                try await LDAPDirectory(configuration: wrongBase).sync(into: database)
+                try await LDAPDirectory(configuration: wrongBase, logger: .quiet).sync(into: database)
             }
             #expect(try await database.employees(includeInactive: false).count == 6)
-            let allowed = try await LDAPDirectory(configuration: wrongBase).sync(into: database, allowEmpty: true)
+            let allowed = try await LDAPDirectory(configuration: wrongBase, logger: .quiet).sync(into: database, allowEmpty: true)
             #expect(allowed.deactivated == 6)
         }
     }
@@ -125,7 +126,7 @@ struct LDAPCheckAndSyncTests {
     @Test("sync with the directory down is a 503-style error and changes nothing")
     func syncDown() async throws {
         let directory = LDAPDirectory(configuration: LDAPConfiguration(
-            url: "ldap://127.0.0.1:\(freePort())", baseDN: TestDirectoryServer.baseDN, connectTimeout: 1, timeout: 1))
+            url: "ldap://127.0.0.1:\(freePort())", baseDN: TestDirectoryServer.baseDN, connectTimeout: 1, timeout: 1), logger: .quiet)
         await #expect {
             try await directory.sync(into: try AppDatabase.inMemory())
         } throws: { error in

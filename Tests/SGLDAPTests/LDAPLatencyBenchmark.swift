@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Hummingbird
 import HummingbirdTesting
 import SGAPI
@@ -37,7 +38,7 @@ struct LDAPLatencyBenchmark {
         try await withDirectoryServer { server in
             var configuration = server.configuration(timeout: 3, connectTimeout: 3)
             configuration.admin = .groupEntry(groupDN: TestDirectoryServer.adminGroup, memberAttribute: .member)
-            let directory = LDAPDirectory(configuration: configuration)
+            let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
 
             try await Self.measure("directory only, right password (search, bind, group search)") {
                 _ = try await directory.authenticate(username: "alice", password: "alice-secret-1")

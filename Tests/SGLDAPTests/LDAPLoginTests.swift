@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SGCore
 import SGLDAP
 import SGStore
@@ -12,7 +13,7 @@ struct LDAPLoginTests {
     @Test("right password: the account comes from the entry's attributes")
     func rightPassword() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             let account = try await directory.authenticate(username: "alice", password: "alice-secret-1")
             #expect(account.username == "alice")
             #expect(account.name == "Alice")
@@ -30,7 +31,7 @@ struct LDAPLoginTests {
     @Test("the username is the directory's, whatever case was typed")
     func usernameCase() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             let account = try await directory.authenticate(username: "ALICE", password: "alice-secret-1")
             #expect(account.username == "alice")
         }
@@ -39,7 +40,7 @@ struct LDAPLoginTests {
     @Test("wrong password and unknown user get the same 401")
     func wrongPasswordAndUnknownUser() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             await #expect(throws: Self.wrong) {
                 try await directory.authenticate(username: "alice", password: "not-her-password")
             }
@@ -53,11 +54,14 @@ struct LDAPLoginTests {
         }
     }
 
-    @Test("an empty or blank password is refused without asking the directory", arguments: ["", " ", "\t\n", "   "])
-    func emptyPassword(password: String) async throws {
+    @Test("an empty or blank password is refused without asking the directory", arguments: [
+        Printable(""), Printable(" "), Printable("\t\n"), Printable("   "),
+    ])
+    func emptyPassword(blank: Printable) async throws {
+        let password = blank.text
         // Nothing listens on this port: reaching the directory would be a 503, not a 401.
         let directory = LDAPDirectory(configuration: LDAPConfiguration(
-            url: "ldap://127.0.0.1:\(freePort())", baseDN: TestDirectoryServer.baseDN, connectTimeout: 1, timeout: 1))
+            url: "ldap://127.0.0.1:\(freePort())", baseDN: TestDirectoryServer.baseDN, connectTimeout: 1, timeout: 1), logger: .quiet)
         await #expect(throws: Self.wrong) {
             try await directory.authenticate(username: "alice", password: password)
         }
@@ -65,7 +69,7 @@ struct LDAPLoginTests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.mode = .directBind(dnTemplate: "uid={username},ou=people,dc=example,dc=com")
-            let direct = LDAPDirectory(configuration: configuration)
+            let direct = LDAPDirectory(configuration: configuration, logger: .quiet)
             await #expect(throws: Self.wrong) {
                 try await direct.authenticate(username: "alice", password: password)
             }
@@ -75,18 +79,19 @@ struct LDAPLoginTests {
     @Test(
         "usernames built to inject into the filter match nothing",
         arguments: [
-            ("*)(uid=*))(|(uid=*", "alice-secret-1"),
-            ("admin*", "administrator-secret-5"),
-            ("*", "alice-secret-1"),
-            ("alice)(|(uid=*", "alice-secret-1"),
-            ("al*", "alice-secret-1"),
-            ("alice\\", "alice-secret-1"),
-            ("alice\u{0}", "alice-secret-1"),
-            ("*)(objectClass=*", "service-secret"),
+            (Printable("*)(uid=*))(|(uid=*"), "alice-secret-1"),
+            (Printable("admin*"), "administrator-secret-5"),
+            (Printable("*"), "alice-secret-1"),
+            (Printable("alice)(|(uid=*"), "alice-secret-1"),
+            (Printable("al*"), "alice-secret-1"),
+            (Printable("alice\\"), "alice-secret-1"),
+            (Printable("alice\u{0}"), "alice-secret-1"),
+            (Printable("*)(objectClass=*"), "service-secret"),
         ])
-    func injection(username: String, password: String) async throws {
+    func injection(attempt: Printable, password: String) async throws {
+        let username = attempt.text
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             await #expect(throws: Self.wrong) {
                 try await directory.authenticate(username: username, password: password)
             }
@@ -98,7 +103,7 @@ struct LDAPLoginTests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.mode = .directBind(dnTemplate: "uid={username},ou=people,dc=example,dc=com")
-            let directory = LDAPDirectory(configuration: configuration)
+            let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             let account = try await directory.authenticate(username: "bob", password: "bob-secret-2")
             #expect(account.username == "bob")
             // "alice,ou=people" would bind as alice without escaping; escaped, it names no entry.
@@ -111,7 +116,7 @@ struct LDAPLoginTests {
     @Test("names, passwords and usernames with ñ and accents")
     func accents() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             let begona = try await directory.authenticate(username: "begona", password: "contraseña-ñ-1")
             #expect(begona.name == "Begoña")
             #expect(begona.surname == "Núñez Ibáñez")
@@ -133,7 +138,7 @@ struct LDAPLoginTests {
     @Test("a username found in two OUs is refused, whichever password is given")
     func ambiguous() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration())
+            let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             for password in ["sam-secret-6", "sam-secret-7"] {
                 await #expect(throws: Self.wrong) {
                     try await directory.authenticate(username: "sam", password: password)
@@ -142,7 +147,7 @@ struct LDAPLoginTests {
             // Narrowed to one OU, the same user is fine.
             var narrowed = server.configuration()
             narrowed.baseDN = "ou=people,dc=example,dc=com"
-            let account = try await LDAPDirectory(configuration: narrowed).authenticate(username: "sam", password: "sam-secret-6")
+            let account = try await LDAPDirectory(configuration: narrowed, logger: .quiet).authenticate(username: "sam", password: "sam-secret-6")
             #expect(account.surname == "Green")
         }
     }
@@ -152,7 +157,7 @@ struct LDAPLoginTests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.bindPassword = "not-the-service-password"
-            let directory = LDAPDirectory(configuration: configuration)
+            let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             await #expect {
                 try await directory.authenticate(username: "alice", password: "alice-secret-1")
             } throws: { error in
@@ -168,10 +173,17 @@ struct LDAPLoginTests {
             var configuration = server.configuration()
             configuration.mode = .searchThenBind(filter: "(&(objectClass=inetOrgPerson)(mail={username}))")
             configuration.attributes.username = "mail"
-            let directory = LDAPDirectory(configuration: configuration)
+            let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             let account = try await directory.authenticate(username: "bob@example.com", password: "bob-secret-2")
             #expect(account.username == "bob@example.com")
             #expect(account.name == "Bob")
         }
     }
+}
+
+/// A test argument shown escaped in the test log (a NUL or a newline would garble it).
+struct Printable: Sendable, CustomTestStringConvertible {
+    let text: String
+    init(_ text: String) { self.text = text }
+    var testDescription: String { text.debugDescription }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SGCore
 import SGLDAP
 import SGStore
@@ -31,7 +32,7 @@ struct LDAPOutageTests {
             url: "ldap://127.0.0.1:\(freePort())", baseDN: TestDirectoryServer.baseDN,
             bindDN: TestDirectoryServer.serviceDN, bindPassword: TestDirectoryServer.servicePassword,
             connectTimeout: 1, timeout: 1)
-        let directory = LDAPDirectory(configuration: configuration)
+        let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
         for _ in 0..<3 {
             let elapsed = await Self.timedUnavailableLogin(directory)
             #expect(elapsed < configuration.loginBudget + Self.margin)
@@ -46,7 +47,7 @@ struct LDAPOutageTests {
             url: hanging.url, baseDN: TestDirectoryServer.baseDN,
             bindDN: TestDirectoryServer.serviceDN, bindPassword: TestDirectoryServer.servicePassword,
             connectTimeout: 1, timeout: 1)
-        let directory = LDAPDirectory(configuration: configuration)
+        let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
         // Several at once, more than the directory has threads: each still answers in time.
         let durations = await withTaskGroup(of: Double.self) { group in
             for _ in 0..<6 { group.addTask { await Self.timedUnavailableLogin(directory) } }
@@ -63,14 +64,14 @@ struct LDAPOutageTests {
         let configuration = LDAPConfiguration(
             url: hanging.url, baseDN: TestDirectoryServer.baseDN,
             mode: .directBind(dnTemplate: "uid={username},ou=people,dc=example,dc=com"), connectTimeout: 1, timeout: 1)
-        let elapsed = await Self.timedUnavailableLogin(LDAPDirectory(configuration: configuration))
+        let elapsed = await Self.timedUnavailableLogin(LDAPDirectory(configuration: configuration, logger: .quiet))
         #expect(elapsed < configuration.loginBudget + Self.margin)
     }
 
     @Test("directory restarted while the server runs: logins work again, no failed login on the way")
     func restarted() async throws {
         try await withDirectoryServer { server in
-            let directory = LDAPDirectory(configuration: server.configuration(timeout: 1, connectTimeout: 1))
+            let directory = LDAPDirectory(configuration: server.configuration(timeout: 1, connectTimeout: 1), logger: .quiet)
             _ = try await directory.authenticate(username: "alice", password: "alice-secret-1")
             // The kept connections die with the restart; the next login must not notice.
             try server.restart()
@@ -86,7 +87,7 @@ struct LDAPOutageTests {
     func downThenUp() async throws {
         try await withDirectoryServer { server in
             let configuration = server.configuration(timeout: 1, connectTimeout: 1)
-            let directory = LDAPDirectory(configuration: configuration)
+            let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             _ = try await directory.authenticate(username: "bob", password: "bob-secret-2")
             server.stop()
             for _ in 0..<2 {
@@ -105,7 +106,7 @@ struct LDAPOutageTests {
             url: "ldap://127.0.0.1:\(freePort())", baseDN: TestDirectoryServer.baseDN, connectTimeout: 1, timeout: 1)
         let throttle = LoginThrottle(limits: .init(perUsername: 2, perAddress: 2, window: 60))
         let sessions = Sessions(
-            database: try AppDatabase.inMemory(), directory: LDAPDirectory(configuration: configuration), throttle: throttle)
+            database: try AppDatabase.inMemory(), directory: LDAPDirectory(configuration: configuration, logger: .quiet), throttle: throttle)
         for _ in 0..<4 {
             await #expect(performing: {
                 try await sessions.login(username: "alice", password: "alice-secret-1", clientAddress: "192.0.2.1")

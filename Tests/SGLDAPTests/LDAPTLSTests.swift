@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SGCore
 import SGLDAP
 import Testing
@@ -16,29 +17,29 @@ struct LDAPTLSTests {
         try await withDirectoryServer(tls: true) { server in
             var startTLS = server.configuration()
             startTLS.tls = .init(startTLS: true, caFile: server.caFile)
-            try #expect(await LDAPDirectory(configuration: startTLS).authenticate(username: "bob", password: "bob-secret-2").username == "bob")
+            try #expect(await LDAPDirectory(configuration: startTLS, logger: .quiet).authenticate(username: "bob", password: "bob-secret-2").username == "bob")
 
             var ldaps = server.configuration()
             ldaps.url = server.ldapsURL
             ldaps.tls = .init(caFile: server.caFile)
-            try #expect(await LDAPDirectory(configuration: ldaps).authenticate(username: "bob", password: "bob-secret-2").username == "bob")
+            try #expect(await LDAPDirectory(configuration: ldaps, logger: .quiet).authenticate(username: "bob", password: "bob-secret-2").username == "bob")
 
             // The test CA is not among the system's: the certificate cannot be checked, so no login.
             var unknownCA = server.configuration()
             unknownCA.tls = .init(startTLS: true)
             await #expect(performing: {
-                try await LDAPDirectory(configuration: unknownCA).authenticate(username: "bob", password: "bob-secret-2")
+                try await LDAPDirectory(configuration: unknownCA, logger: .quiet).authenticate(username: "bob", password: "bob-secret-2")
             }, throws: Self.isUnavailable)
             var unknownCAldaps = server.configuration()
             unknownCAldaps.url = server.ldapsURL
             await #expect(performing: {
-                try await LDAPDirectory(configuration: unknownCAldaps).authenticate(username: "bob", password: "bob-secret-2")
+                try await LDAPDirectory(configuration: unknownCAldaps, logger: .quiet).authenticate(username: "bob", password: "bob-secret-2")
             }, throws: Self.isUnavailable)
 
             // Checks off (a test directory only): accepted.
             var unchecked = server.configuration()
             unchecked.tls = .init(startTLS: true, verifyCertificates: false)
-            try #expect(await LDAPDirectory(configuration: unchecked).authenticate(username: "bob", password: "bob-secret-2").username == "bob")
+            try #expect(await LDAPDirectory(configuration: unchecked, logger: .quiet).authenticate(username: "bob", password: "bob-secret-2").username == "bob")
         }
     }
 
@@ -48,7 +49,7 @@ struct LDAPTLSTests {
             var configuration = server.configuration()
             configuration.tls = .init(startTLS: true)
             await #expect(performing: {
-                try await LDAPDirectory(configuration: configuration).authenticate(username: "bob", password: "bob-secret-2")
+                try await LDAPDirectory(configuration: configuration, logger: .quiet).authenticate(username: "bob", password: "bob-secret-2")
             }, throws: Self.isUnavailable)
         }
     }

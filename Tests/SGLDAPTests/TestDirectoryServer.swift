@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SGLDAP
 #if canImport(Glibc)
 import Glibc
@@ -225,4 +226,13 @@ final class HangingDirectory: @unchecked Sendable {
 
 private func closeDescriptor(_ fd: Int32) {
     _ = close(fd)
+}
+
+extension Logger {
+    /// The directory's log lines are expected in these tests (refused logins, outages): keep the output readable.
+    static var quiet: Logger {
+        var logger = Logger(label: "sgemployee.ldap.test")
+        logger.logLevel = .critical
+        return logger
+    }
 }
