@@ -75,7 +75,7 @@ struct LDAPAPITests {
         try await withDirectoryServer { server in
             let services = try Self.services(LDAPDirectory(configuration: server.configuration(), logger: .quiet))
             _ = try await services.sessions.login(username: "bob", password: "bob-secret-2")
-            try server.modify("""
+            try await server.modify("""
                 dn: uid=bob,ou=people,dc=example,dc=com
                 changetype: modify
                 replace: mail
@@ -123,7 +123,7 @@ struct LDAPAPITests {
             let app = buildApplication(configuration: .init(host: "127.0.0.1", port: 0), services: try Self.services(directory))
             try await app.test(.live) { client in
                 let first = try Self.decode(Token.self, try await Self.login(client, "alice", "alice-secret-1"))
-                server.stop()
+                await server.stop()
                 let down = try await Self.login(client, "bob", "bob-secret-2")
                 #expect(down.status == .serviceUnavailable)
                 #expect(down.headers[.contentType] == "application/problem+json")
@@ -133,7 +133,7 @@ struct LDAPAPITests {
                 let me = try await client.execute(uri: "/v1/me", method: .get, headers: [.authorization: "Bearer \(first.token)"])
                 #expect(me.status == .ok)
 
-                try server.launch()
+                try await server.launch()
                 #expect(try await Self.login(client, "bob", "bob-secret-2").status == .ok)
             }
         }

@@ -38,7 +38,7 @@ struct LDAPAdminTests {
             let bob = try await sessions.login(username: "bob", password: "bob-secret-2")
             #expect(!bob.employee.isAdmin, "\(name): bob is not")
 
-            try server.modify(removal)
+            try await server.modify(removal)
             let after = try await sessions.login(username: "carol", password: "carol-secret-3")
             #expect(!after.employee.isAdmin, "\(name): carol left the group")
             #expect(try await database.employee(username: "carol")?.isAdmin == false)
@@ -54,7 +54,7 @@ struct LDAPAdminTests {
             configuration.admin = .groupEntry(groupDN: TestDirectoryServer.adminGroup, memberAttribute: .member)
             let sessions = Sessions(database: try AppDatabase.inMemory(), directory: LDAPDirectory(configuration: configuration, logger: .quiet))
             #expect(try await sessions.login(username: "bob", password: "bob-secret-2").employee.isAdmin == false)
-            try server.modify(
+            try await server.modify(
                 "dn: \(TestDirectoryServer.adminGroup)\nchangetype: modify\nadd: member\nmember: uid=bob,ou=people,dc=example,dc=com\n")
             #expect(try await sessions.login(username: "bob", password: "bob-secret-2").employee.isAdmin)
         }

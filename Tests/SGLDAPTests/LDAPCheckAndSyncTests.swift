@@ -48,7 +48,7 @@ struct LDAPCheckAndSyncTests {
             #expect(refused.step("service bind")?.outcome == .failed)
             #expect(refused.step("search") == nil)
 
-            server.stop()
+            await server.stop()
             let down = await directory.check(username: "alice")
             #expect(down.step("connect")?.outcome == .failed)
         }
@@ -96,7 +96,7 @@ struct LDAPCheckAndSyncTests {
             #expect(try await database.directoryProfile(username: "begona")?.title == "Técnica de nóminas")
 
             // Bob leaves the company.
-            try server.modify("dn: uid=bob,ou=people,dc=example,dc=com\nchangetype: delete\n")
+            try await server.modify("dn: uid=bob,ou=people,dc=example,dc=com\nchangetype: delete\n")
             let second = try await directory.sync(into: database)
             #expect(second.created == 0)
             #expect(second.updated == 5)

@@ -22,7 +22,11 @@ struct LDAPCommandLineTests {
         return URL(fileURLWithPath: ".build/debug/\(name)")
     }
 
-    static func run(_ name: String, _ arguments: [String], environment extra: [String: String]) throws -> Result {
+    static func run(_ name: String, _ arguments: [String], environment extra: [String: String]) async throws -> Result {
+        try await offload { try runNow(name, arguments, environment: extra) }
+    }
+
+    static func runNow(_ name: String, _ arguments: [String], environment extra: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = binary(name)
         process.arguments = arguments
@@ -63,31 +67,31 @@ struct LDAPCommandLineTests {
             let database = folder.appendingPathComponent("sgemployee.sqlite").path
             let settings = Self.settings(server, database: database)
 
-            let check = try Self.run("sgadmin", ["ldap", "check", "alice"], environment: settings)
+            let check = try await Self.run("sgadmin", ["ldap", "check", "alice"], environment: settings)
             #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
             for line in ["ok   connect", "ok   service bind", "ok   search", "(uid=alice)", "uid=alice,ou=people,dc=example,dc=com",
                          "role          admin", "alice can log in"] {
                 #expect(check.stdout.contains(line), "missing \(line) in:\n\(check.stdout)")
             }
-            let ambiguous = try Self.run("sgadmin", ["ldap", "check", "sam"], environment: settings)
+            let ambiguous = try await Self.run("sgadmin", ["ldap", "check", "sam"], environment: settings)
             #expect(ambiguous.status == 1)
             #expect(ambiguous.stdout.contains("FAIL search"))
 
-            #expect(try Self.run("sgadmin", ["migrate"], environment: settings).status == 0)
-            let sync = try Self.run("sgadmin", ["ldap", "sync"], environment: settings)
+            #expect(try await Self.run("sgadmin", ["migrate"], environment: settings).status == 0)
+            let sync = try await Self.run("sgadmin", ["ldap", "sync"], environment: settings)
             #expect(sync.status == 0, "\(sync.stderr)")
             #expect(sync.stdout.contains("Created 6, refreshed 0, deactivated 0; 2 admins."), "\(sync.stdout)")
             #expect(sync.stdout.contains("Skipped sam"))
             // Not a terminal: no progress bar.
             #expect(!sync.stderr.contains("["))
 
-            let list = try Self.run("sgadmin", ["user", "list", "--format", "csv"], environment: settings)
+            let list = try await Self.run("sgadmin", ["user", "list", "--format", "csv"], environment: settings)
             #expect(list.stdout.contains("begona,Begoña,Núñez Ibáñez,begona@example.com,no,yes"), "\(list.stdout)")
 
-            let after = try Self.run("sgadmin", ["ldap", "check", "bob"], environment: settings)
+            let after = try await Self.run("sgadmin", ["ldap", "check", "bob"], environment: settings)
             #expect(after.stdout.contains("ok   employee"), "\(after.stdout)")
 
-            let badSettings = try Self.run(
+            let badSettings = try await Self.run(
                 "sgadmin", ["ldap", "check", "alice", "--ldap-timeout", "none"],
                 environment: settings.merging(["SG_LDAP_URL": "http://nowhere"]) { $1 })
             #expect(badSettings.status == 1)
@@ -97,8 +101,8 @@ struct LDAPCommandLineTests {
     }
 
     @Test("sgserver names every missing or invalid LDAP setting at once, and exits 2")
-    func sgserverSettings() throws {
-        let result = try Self.run(
+    func sgserverSettings() async throws {
+        let result = try await Self.run(
             "sgserver", ["--directory", "ldap", "--ldap-connect-timeout", "99"],
             environment: [
                 "SG_LDAP_BIND_DN": "cn=svc,dc=example,dc=com",

@@ -74,7 +74,7 @@ struct LDAPOutageTests {
             let directory = LDAPDirectory(configuration: server.configuration(timeout: 1, connectTimeout: 1), logger: .quiet)
             _ = try await directory.authenticate(username: "alice", password: "alice-secret-1")
             // The kept connections die with the restart; the next login must not notice.
-            try server.restart()
+            try await server.restart()
             let again = try await directory.authenticate(username: "alice", password: "alice-secret-1")
             #expect(again.username == "alice")
             await #expect(throws: SGError.unauthenticated("Wrong username or password.")) {
@@ -89,12 +89,12 @@ struct LDAPOutageTests {
             let configuration = server.configuration(timeout: 1, connectTimeout: 1)
             let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             _ = try await directory.authenticate(username: "bob", password: "bob-secret-2")
-            server.stop()
+            await server.stop()
             for _ in 0..<2 {
                 let elapsed = await Self.timedUnavailableLogin(directory, username: "bob", password: "bob-secret-2")
                 #expect(elapsed < configuration.loginBudget + Self.margin)
             }
-            try server.launch()
+            try await server.launch()
             let back = try await directory.authenticate(username: "bob", password: "bob-secret-2")
             #expect(back.username == "bob")
         }

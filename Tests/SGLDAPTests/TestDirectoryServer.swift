@@ -39,7 +39,7 @@ final class TestDirectoryServer: @unchecked Sendable {
 
     /// Prepares a fresh directory and starts slapd on a free port; with `tls`, StartTLS on that port and
     /// ldaps:// on another, with a certificate from a throwaway CA (`caFile`).
-    static func start(tls: Bool = false) throws -> TestDirectoryServer {
+    static func startNow(tls: Bool = false) throws -> TestDirectoryServer {
         let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-slapd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
         try runTool("/bin/sh", [script, "prepare", workdir.path])
@@ -49,7 +49,7 @@ final class TestDirectoryServer: @unchecked Sendable {
         for _ in 0..<3 {
             let server = TestDirectoryServer(workdir: workdir, port: freePort(), tlsPort: tls ? freePort() : nil)
             do {
-                try server.launch()
+                try server.launchNow()
                 return server
             } catch {
                 lastError = error
@@ -59,7 +59,7 @@ final class TestDirectoryServer: @unchecked Sendable {
     }
 
     /// Starts slapd (again) on `port` and waits until it accepts connections.
-    func launch() throws {
+    func launchNow() throws {
         let log = workdir.appendingPathComponent("slapd.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
@@ -77,7 +77,7 @@ final class TestDirectoryServer: @unchecked Sendable {
             if !process.isRunning { break }
             usleep(20_000)
         }
-        stop()
+        stopNow()
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         throw TestSetupError("slapd did not start on port \(port): \(text)")
     }
@@ -85,7 +85,7 @@ final class TestDirectoryServer: @unchecked Sendable {
     /// Kills slapd and waits for it to exit; the port is then closed. SIGKILL rather than SIGTERM: a child
     /// started from a Dispatch thread inherits that thread's blocked signals, SIGTERM included. To a client it
     /// is a directory that crashed; the mdb database survives it.
-    func stop() {
+    func stopNow() {
         let process = lock.withLock { () -> Process? in
             defer { self.process = nil }
             return self.process
@@ -95,19 +95,33 @@ final class TestDirectoryServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    func restart() throws {
-        stop()
-        try launch()
+    func restart() async throws {
+        try await offload { self.stopNow(); try self.launchNow() }
+    }
+
+    /// Starts slapd again on the same port with the same data.
+    func launch() async throws {
+        try await offload { try self.launchNow() }
+    }
+
+    func stop() async {
+        try? await offload { self.stopNow() }
     }
 
     /// Stops slapd and removes its files.
-    func shutdown() {
-        stop()
-        try? FileManager.default.removeItem(at: workdir)
+    func shutdown() async {
+        try? await offload {
+            self.stopNow()
+            try? FileManager.default.removeItem(at: self.workdir)
+        }
     }
 
     /// Applies an LDIF change as the directory's admin (ldapmodify).
-    func modify(_ ldif: String) throws {
+    func modify(_ ldif: String) async throws {
+        try await offload { try self.modifyNow(ldif) }
+    }
+
+    private func modifyNow(_ ldif: String) throws {
         try Self.runTool(
             "/usr/bin/env",
             ["ldapmodify", "-x", "-H", url, "-D", "cn=admin,\(Self.baseDN)", "-w", "root-secret"], input: ldif)
@@ -150,17 +164,25 @@ struct TestSetupError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Runs blocking work (processes, waits) on a Dispatch thread: on Swift's cooperative pool, which has one
+/// thread per core, it would delay every other test's continuations and skew their timing.
+func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// Runs `body` with a fresh directory server, stopped afterwards whatever happens.
 func withDirectoryServer<T>(
     tls: Bool = false, _ body: (TestDirectoryServer) async throws -> T
 ) async throws -> T {
-    let server = try TestDirectoryServer.start(tls: tls)
+    let server = try await offload { try TestDirectoryServer.startNow(tls: tls) }
     do {
         let result = try await body(server)
-        server.shutdown()
+        await server.shutdown()
         return result
     } catch {
-        server.shutdown()
+        await server.shutdown()
         throw error
     }
 }
