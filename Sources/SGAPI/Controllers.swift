@@ -8,11 +8,14 @@ public struct Services: Sendable {
     public let database: AppDatabase
     public let holidays: HolidayService
     public let sessions: Sessions
+    /// Addresses of reverse proxies whose X-Forwarded-For is believed when throttling logins per client.
+    public let trustedProxies: Set<String>
 
-    public init(database: AppDatabase, holidays: HolidayService, sessions: Sessions) {
+    public init(database: AppDatabase, holidays: HolidayService, sessions: Sessions, trustedProxies: Set<String> = []) {
         self.database = database
         self.holidays = holidays
         self.sessions = sessions
+        self.trustedProxies = trustedProxies
     }
 }
 
@@ -28,7 +31,9 @@ struct AuthController {
         /// Exchanges a username and password for a bearer token.
         router.post("/v1/auth/login") { request, context in
             let body = try await JSON.decode(LoginBody.self, from: request, context: context)
-            let issued = try await services.sessions.login(username: body.username, password: body.password)
+            let issued = try await services.sessions.login(
+                username: body.username, password: body.password,
+                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
             return try JSON.response(
                 DTO.Token(token: issued.token, expiresAt: Timestamp.format(issued.expiresAt), employee: .init(issued.employee)))
         }

@@ -88,22 +88,38 @@ extension AppDatabase {
     }
 
     /// Creates or refreshes the employee a directory vouches for. Fields the directory holds are overwritten,
-    /// so a change in the directory shows at the next login; the admin flag follows the directory too.
-    public func provision(_ account: DirectoryAccount, at now: Date = Date()) async throws -> Employee {
+    /// so a change in the directory shows at the next login; the admin flag follows the directory too when it
+    /// decides it. Fields only the app holds are left as they are.
+    ///
+    /// `owned` names the profile fields the directory holds: position and phone among them are taken from the
+    /// entry's title and phone (and cleared when the entry has none); fields it does not hold are left as edited.
+    public func provision(_ account: DirectoryAccount, owned: Set<ProfileField> = [], at now: Date = Date()) async throws -> Employee {
         try await write { (db: Database) in
+            let id: Int64
             if let existing = try Queries.employee(db, username: account.username) {
                 try db.execute(
                     sql: "UPDATE employees SET name = ?, surname = ?, email = ?, is_admin = ? WHERE id = ?",
-                    arguments: [account.name, account.surname, account.email, account.isAdmin, existing.id])
-                return try Queries.employee(db, id: existing.id)!
+                    arguments: [account.name, account.surname, account.email,
+                                account.decidesAdmin ? account.isAdmin : existing.isAdmin, existing.id])
+                id = existing.id
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO employees (username, name, surname, email, is_admin, is_active, created_at)
+                        VALUES (?, ?, ?, ?, ?, 1, ?)
+                        """,
+                    arguments: [account.username, account.name, account.surname, account.email,
+                                account.decidesAdmin && account.isAdmin, Timestamp.format(now)])
+                id = db.lastInsertedRowID
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO employees (username, name, surname, email, is_admin, is_active, created_at)
-                    VALUES (?, ?, ?, ?, ?, 1, ?)
-                    """,
-                arguments: [account.username, account.name, account.surname, account.email, account.isAdmin, Timestamp.format(now)])
-            return try Queries.employee(db, id: db.lastInsertedRowID)!
+            if owned.contains(.position) {
+                try db.execute(sql: "UPDATE employees SET position = ? WHERE id = ?", arguments: [account.title, id])
+            }
+            if owned.contains(.phone) {
+                try db.execute(sql: "UPDATE employees SET phone = ? WHERE id = ?", arguments: [account.phone, id])
+            }
+            try DirectoryRecords.save(db, employeeID: id, account: account, at: now)
+            return try Queries.employee(db, id: id)!
         }
     }
 
