@@ -31,6 +31,8 @@ let package = Package(
             path: "Migrations",
             resources: [
                 .embedInCode("0001_initial.sql"),
+                .embedInCode("0002_people.sql"),
+                .embedInCode("0003_directory_accounts.sql"),
             ],
             swiftSettings: strict
         ),
@@ -43,6 +45,25 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // OpenLDAP's client library (libldap, liblber), from the system: apt-get install libldap-dev.
+        .systemLibrary(name: "CLDAP", providers: [.apt(["libldap-dev"]), .brew(["openldap"])]),
+        // Logins against a company LDAP directory, and the `sgadmin ldap` checks and sync.
+        .target(
+            name: "SGLDAP",
+            dependencies: [
+                "CLDAP",
+                "SGCore",
+                "SGStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The SG_LDAP_* settings as command-line options, for sgserver and sgadmin alike.
+        .target(
+            name: "SGLDAPOptions",
+            dependencies: ["SGLDAP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .target(
@@ -60,7 +81,10 @@ let package = Package(
             dependencies: [
                 "SGCore",
                 "SGStore",
+                "SGLDAP",
+                "SGLDAPOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -70,6 +94,8 @@ let package = Package(
                 "SGAPI",
                 "SGStore",
                 "SGCore",
+                "SGLDAP",
+                "SGLDAPOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,6 +112,16 @@ let package = Package(
             name: "SGAPITests",
             dependencies: [
                 "SGAPI", "SGCore", "SGStore", "SGTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SGLDAPTests",
+            dependencies: [
+                "SGLDAP", "SGAPI", "SGCore", "SGStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

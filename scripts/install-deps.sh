@@ -3,7 +3,8 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 
-packages=(libsqlite3-dev libldap2-dev libcurl4-openssl-dev sqlite3 "$@")
+# slapd, ldap-utils and openssl: the LDAP tests run a throwaway slapd (scripts/ldap) with a test CA.
+packages=(libsqlite3-dev libldap2-dev libcurl4-openssl-dev sqlite3 slapd ldap-utils openssl "$@")
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

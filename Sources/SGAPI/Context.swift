@@ -8,9 +8,12 @@ public struct AppRequestContext: RequestContext {
     public var employee: Employee?
     /// The bearer token as presented, kept for logout.
     public var token: String?
+    /// The IP address of the connection's peer, used to throttle failed logins per client; nil when unknown.
+    public let clientAddress: String?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
+        self.clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// JSON bodies are small; photos (which have their own limit) are not handled by this context.

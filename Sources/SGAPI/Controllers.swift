@@ -8,11 +8,14 @@ public struct Services: Sendable {
     public let database: AppDatabase
     public let holidays: HolidayService
     public let sessions: Sessions
+    /// Addresses of reverse proxies whose X-Forwarded-For is believed when throttling logins per client.
+    public let trustedProxies: Set<String>
 
-    public init(database: AppDatabase, holidays: HolidayService, sessions: Sessions) {
+    public init(database: AppDatabase, holidays: HolidayService, sessions: Sessions, trustedProxies: Set<String> = []) {
         self.database = database
         self.holidays = holidays
         self.sessions = sessions
+        self.trustedProxies = trustedProxies
     }
 }
 
@@ -28,7 +31,9 @@ struct AuthController {
         /// Exchanges a username and password for a bearer token.
         router.post("/v1/auth/login") { request, context in
             let body = try await JSON.decode(LoginBody.self, from: request, context: context)
-            let issued = try await services.sessions.login(username: body.username, password: body.password)
+            let issued = try await services.sessions.login(
+                username: body.username, password: body.password,
+                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
             return try JSON.response(
                 DTO.Token(token: issued.token, expiresAt: Timestamp.format(issued.expiresAt), employee: .init(issued.employee)))
         }
@@ -53,11 +58,6 @@ struct MeController {
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        /// The logged-in employee.
-        group.get("/me") { _, context in
-            try JSON.response(DTO.EmployeeBody(try context.requireEmployee()))
-        }
-
         /// The logged-in employee's requests touching a year (default: this year) and that year's balance.
         group.get("/me/holidays") { request, context in
             let employee = try context.requireEmployee()
@@ -126,7 +126,8 @@ struct HolidaysController {
                 total: page.total, nextAfter: page.nextAfterID))
         }
 
-        /// One request with its per-year days and full history (its owner or an admin).
+        /// One request with its per-year days, full history, and the requester's other requests and balances in
+        /// the years it draws on, so one call serves the decision (its owner or an admin).
         group.get("/holidays/:id") { request, context in
             let viewer = try context.requireEmployee()
             let id = try context.parameters.id("id", what: "Holiday request")
@@ -134,10 +135,13 @@ struct HolidaysController {
                   viewer.isAdmin || detail.request.employeeID == viewer.id
             else { throw SGError.notFound("Holiday request \(id) does not exist.") }
             let today = try await services.holidays.today()
+            let context = try await services.database.decisionContext(for: detail.request)
             return try JSON.response(DTO.RequestDetail(
                 request: DTO.Request(detail.request, employee: detail.employee, viewer: viewer.actor, today: today),
                 workingDaysByYear: Dictionary(uniqueKeysWithValues: detail.daysByYear.map { (String($0.key), $0.value) }),
-                history: detail.events.map(DTO.Event.init)))
+                history: detail.events.map(DTO.Event.init),
+                otherRequests: context.otherRequests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: today) },
+                balances: context.balances))
         }
 
         for action in HolidayAction.allCases {

@@ -129,16 +129,22 @@ enum DTO {
         let request: Request
         let workingDaysByYear: [String: Int]
         let history: [Event]
+        /// The requester's other requests in the years this one draws on, for the decision.
+        let otherRequests: [Request]
+        /// The requester's balance in each year this request draws on.
+        let balances: [Balance]
 
         func encode(to encoder: any Encoder) throws {
-            // Flatten: the request's fields, plus its per-year split and history.
+            // Flatten: the request's fields, plus its per-year split, history and context.
             try request.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(workingDaysByYear, forKey: .workingDaysByYear)
             try container.encode(history, forKey: .history)
+            try container.encode(otherRequests, forKey: .otherRequests)
+            try container.encode(balances, forKey: .balances)
         }
 
-        enum Keys: String, CodingKey { case workingDaysByYear, history }
+        enum Keys: String, CodingKey { case workingDaysByYear, history, otherRequests, balances }
     }
 
     struct RequestList: Encodable {

@@ -41,6 +41,8 @@ enum JSON {
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as SGError {
+            throw error  // a body type's own check, e.g. a field that cannot be changed
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
             throw SGError.malformed("The body is not valid JSON: \(context.debugDescription)")
         } catch let DecodingError.dataCorrupted(context) {
@@ -66,6 +68,7 @@ enum JSON {
         case is Int.Type, is Int64.Type: "an integer"
         case is Bool.Type: "true or false"
         case is Double.Type: "a number"
+        case is [Int].Type: "an array of integers"
         default: "of another type"
         }
     }

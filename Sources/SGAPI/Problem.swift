@@ -94,6 +94,11 @@ struct ProblemMapping {
             problem = Problem(slug: "balance-exceeded", title: "Not enough days left", status: .conflict, detail: error.message)
         case .conflict:
             problem = Problem(slug: "conflict", title: "Conflict", status: .conflict, detail: error.message)
+        case .payloadTooLarge:
+            problem = Problem(slug: "payload-too-large", title: "Payload too large", status: .contentTooLarge, detail: error.message)
+        case .unsupportedMediaType:
+            problem = Problem(
+                slug: "unsupported-media-type", title: "Unsupported media type", status: .unsupportedMediaType, detail: error.message)
         case .unavailable(_, let retry):
             problem = Problem(slug: "unavailable", title: "Service unavailable", status: .serviceUnavailable, detail: error.message)
             headers[.retryAfter] = String(retry)

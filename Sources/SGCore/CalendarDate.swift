@@ -19,17 +19,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     /// Parses exactly `YYYY-MM-DD`; anything else (2026-02-30, 2026-2-3, a time suffix) is nil.
     public init?(iso text: String) {
         let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = decimal(bytes, 0..<4), let month = decimal(bytes, 5..<7), let day = decimal(bytes, 8..<10)
+        else { return nil }
         self.init(year: year, month: month, day: day)
     }
 
@@ -115,4 +107,15 @@ extension CalendarDate: Codable {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
+}
+
+/// The value of ASCII digits `bytes[range]`, or nil if any byte there is not a digit.
+func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+    var value = 0
+    for index in range {
+        let byte = bytes[index]
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return value
 }

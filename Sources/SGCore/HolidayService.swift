@@ -66,6 +66,7 @@ public struct HolidayService: Sendable {
             let request = try tx.insertRequest(
                 employeeID: employeeID, start: start, end: end, daysByYear: daysByYear, comment: comment, at: now)
             try tx.appendEvent(requestID: request.id, from: nil, to: .pending, actor: actor, at: now, note: comment)
+            try Self.notify(tx, request: request, from: nil, to: .pending, actor: actor, note: comment, at: now)
             return request
         }
     }
@@ -95,6 +96,7 @@ public struct HolidayService: Sendable {
                 requestID: id, to: action.to, at: now,
                 decidedBy: (action == .approve || action == .reject) ? actor.name : nil)
             try tx.appendEvent(requestID: id, from: from, to: action.to, actor: actor, at: now, note: note)
+            try Self.notify(tx, request: request, from: from, to: action.to, actor: actor, note: note, at: now)
             if action == .approve || action == .revert {
                 // The allowance may have been lowered since the request was made: the days it holds must still fit.
                 for (year, days) in try tx.daysByYear(requestID: id).sorted(by: { $0.key < $1.key }) {
@@ -157,14 +159,54 @@ public struct HolidayService: Sendable {
             throw SGError.invalid(field: "days", message: "must be between 0 and \(Self.maximumAllowance)")
         }
         try await store.write { tx in
-            let over = try tx.yearsHoldingMoreThan(defaultAllowance: days)
-            if !over.isEmpty {
-                let list = over.prefix(5).map { "employee \($0.employeeID) holds \($0.held) in \($0.year)" }.joined(separator: "; ")
-                throw SGError.conflict(
-                    "\(over.count) employee-year\(over.count == 1 ? "" : "s") already hold more than \(days) days (\(list)). "
-                        + "Set their allowance explicitly or cancel requests first.")
-            }
+            try Self.checkDefaultAllowance(tx, days)
             try tx.setDefaultAllowance(days)
+        }
+    }
+
+    /// A new default may not drop below what any employee already holds in a year without an override.
+    static func checkDefaultAllowance(_ tx: any HolidayTransaction, _ days: Int) throws {
+        let over = try tx.yearsHoldingMoreThan(defaultAllowance: days)
+        if !over.isEmpty {
+            let list = over.prefix(5).map { "employee \($0.employeeID) holds \($0.held) in \($0.year)" }.joined(separator: "; ")
+            throw SGError.conflict(
+                "\(over.count) employee-year\(over.count == 1 ? "" : "s") already hold more than \(days) days (\(list)). "
+                    + "Set their allowance explicitly or cancel requests first.")
+        }
+    }
+
+    // MARK: Company
+
+    public func company() async throws -> Company {
+        try await store.read { tx in Company(settings: try tx.company(), contact: try tx.companyContact()) }
+    }
+
+    /// Changes company details and settings in one transaction: either every field changes or none does. A new
+    /// default allowance obeys the same rule as `setDefaultAllowance`.
+    @discardableResult
+    public func updateCompany(_ patch: CompanyPatch, by actor: Actor) async throws -> Company {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change the company's details.") }
+        return try await store.write { tx in
+            let current = Company(settings: try tx.company(), contact: try tx.companyContact())
+            let updated = try CompanyRules.apply(patch, to: current)
+            if updated.settings.defaultAllowance != current.settings.defaultAllowance {
+                try Self.checkDefaultAllowance(tx, updated.settings.defaultAllowance)
+            }
+            try tx.saveCompany(updated)
+            return updated
+        }
+    }
+
+    // MARK: Notices
+
+    /// Writes the owner's personal notice for a move of their request, in the caller's transaction.
+    static func notify(
+        _ tx: any HolidayTransaction, request: HolidayRequest, from: HolidayStatus?, to: HolidayStatus, actor: Actor, note: String, at: Date
+    ) throws {
+        let displayName = try actor.employeeID.flatMap { try tx.employee(id: $0) }?.fullName ?? actor.name
+        if let notice = HolidayNotices.notice(
+            for: request, from: from, to: to, actor: actor, actorDisplayName: displayName, note: note, at: at) {
+            try tx.appendNotice(notice)
         }
     }
 

@@ -26,6 +26,11 @@ public protocol HolidayTransaction {
     func setDefaultAllowance(_ days: Int) throws
     /// Employee-years without an override whose held days exceed `days`.
     func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)]
+    /// Puts a notice on an employee's board, in the transaction of the transition it reports.
+    func appendNotice(_ notice: PersonalNotice) throws
+    func companyContact() throws -> CompanyContact
+    /// Writes every company field (settings and contact details).
+    func saveCompany(_ company: Company) throws
 }
 
 /// Opens transactions. Writes are serialized (and, across processes, take the write lock up front), so a

@@ -21,21 +21,12 @@ public enum Timestamp {
         guard bytes.count == 20 || bytes.count == 24, bytes.last == UInt8(ascii: "Z"), bytes[10] == UInt8(ascii: "T"),
               let date = CalendarDate(iso: String(decoding: bytes[0..<10], as: UTF8.self))
         else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let hours = number(11..<13), let minutes = number(14..<16), let seconds = number(17..<19),
+        guard let hours = decimal(bytes, 11..<13), let minutes = decimal(bytes, 14..<16), let seconds = decimal(bytes, 17..<19),
               hours < 24, minutes < 60, seconds < 60
         else { return nil }
         var millis = 0
         if bytes.count == 24 {
-            guard bytes[19] == UInt8(ascii: "."), let fraction = number(20..<23) else { return nil }
+            guard bytes[19] == UInt8(ascii: "."), let fraction = decimal(bytes, 20..<23) else { return nil }
             millis = fraction
         }
         let total = Double(date.dayNumber) * 86_400 + Double(hours * 3600 + minutes * 60 + seconds) + Double(millis) / 1000

@@ -80,8 +80,7 @@ extension AppDatabase {
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT r.*, e.username AS e_username, e.name AS e_name, e.surname AS e_surname, e.email AS e_email,
-                               e.is_admin AS e_is_admin, e.is_active AS e_is_active
+                        SELECT r.*, \(Queries.joinedEmployeeColumns)
                         FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
                         \(pageWhere) ORDER BY r.id LIMIT ?
                         """),
@@ -89,10 +88,7 @@ extension AppDatabase {
             var items: [RequestWithEmployee] = []
             for row in rows.prefix(filter.limit) {
                 let request = try Queries.request(from: row)
-                let employee = Employee(
-                    id: request.employeeID, username: row["e_username"], name: row["e_name"], surname: row["e_surname"],
-                    email: row["e_email"], isAdmin: row["e_is_admin"], isActive: row["e_is_active"])
-                items.append(RequestWithEmployee(request: request, employee: employee))
+                items.append(RequestWithEmployee(request: request, employee: Queries.joinedEmployee(from: row, id: request.employeeID)))
             }
             return RequestPage(
                 items: items, total: total, nextAfterID: rows.count > filter.limit ? items.last?.request.id : nil)
@@ -179,8 +175,7 @@ extension AppDatabase {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT r.*, e.username AS e_username, e.name AS e_name, e.surname AS e_surname, e.email AS e_email,
-                           e.is_admin AS e_is_admin, e.is_active AS e_is_active,
+                    SELECT r.*, \(Queries.joinedEmployeeColumns),
                            COALESCE((SELECT d.days FROM holiday_request_days d WHERE d.request_id = r.id AND d.year = ?), 0) AS days_in_year
                     FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
                     WHERE r.start_date <= ? AND r.end_date >= ?
@@ -189,10 +184,9 @@ extension AppDatabase {
                 arguments: [year, CalendarDate.lastOfYear(year)!.description, CalendarDate.firstOfYear(year)!.description])
             return try rows.map { row in
                 let request = try Queries.request(from: row)
-                let employee = Employee(
-                    id: request.employeeID, username: row["e_username"], name: row["e_name"], surname: row["e_surname"],
-                    email: row["e_email"], isAdmin: row["e_is_admin"], isActive: row["e_is_active"])
-                return ExportRow(employee: employee, request: request, daysInYear: row["days_in_year"])
+                return ExportRow(
+                    employee: Queries.joinedEmployee(from: row, id: request.employeeID), request: request,
+                    daysInYear: row["days_in_year"])
             }
         }
     }

@@ -15,6 +15,13 @@ public enum Queries {
             timeZoneIdentifier: row["timezone"])
     }
 
+    static func companyContact(_ db: Database) throws -> CompanyContact {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT address, phone, email, website FROM company WHERE id = 1")) else {
+            throw SGError.conflict("The company row is missing: the database was not created by `sgadmin migrate`.")
+        }
+        return CompanyContact(address: row["address"], phone: row["phone"], email: row["email"], website: row["website"])
+    }
+
     static func employee(from row: Row) -> Employee {
         Employee(
             id: row["id"], username: row["username"], name: row["name"], surname: row["surname"], email: row["email"],
@@ -22,6 +29,16 @@ public enum Queries {
     }
 
     static let employeeColumns = "id, username, name, surname, email, is_admin, is_active"
+
+    /// The employee's columns in a query joining `employees e`, prefixed so they do not clash with the other table's.
+    static let joinedEmployeeColumns =
+        "e.username AS e_username, e.name AS e_name, e.surname AS e_surname, e.email AS e_email, e.is_admin AS e_is_admin, e.is_active AS e_is_active"
+
+    static func joinedEmployee(from row: Row, id: Int64) -> Employee {
+        Employee(
+            id: id, username: row["e_username"], name: row["e_name"], surname: row["e_surname"], email: row["e_email"],
+            isAdmin: row["e_is_admin"], isActive: row["e_is_active"])
+    }
 
     static func employee(_ db: Database, id: Int64) throws -> Employee? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(employeeColumns) FROM employees WHERE id = ?"), arguments: [id])

@@ -132,4 +132,36 @@ struct SQLHolidayTransaction: HolidayTransaction {
             arguments: [days])
         return rows.map { (employeeID: $0["employee_id"], year: $0["year"], held: $0["held"]) }
     }
+
+    func appendNotice(_ notice: PersonalNotice) throws {
+        let at = Timestamp.format(notice.at)
+        try db.execute(
+            sql: """
+                INSERT INTO notices (kind, employee_id, title, body, author, author_employee_id, request_id,
+                                     from_status, to_status, note, read_at, created_at, updated_at)
+                VALUES ('personal', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                notice.employeeID, notice.title, notice.body, notice.author, notice.authorEmployeeID, notice.requestID,
+                notice.from?.rawValue, notice.to.rawValue, notice.note, notice.read ? at : nil, at, at,
+            ])
+    }
+
+    func companyContact() throws -> CompanyContact {
+        try Queries.companyContact(db)
+    }
+
+    func saveCompany(_ company: Company) throws {
+        let settings = company.settings, contact = company.contact
+        try db.execute(
+            sql: """
+                UPDATE company SET name = ?, working_days = ?, default_allowance = ?, timezone = ?,
+                                   address = ?, phone = ?, email = ?, website = ?
+                WHERE id = 1
+                """,
+            arguments: [
+                settings.name, settings.workingWeek.code, settings.defaultAllowance, settings.timeZoneIdentifier,
+                contact.address, contact.phone, contact.email, contact.website,
+            ])
+    }
 }
