@@ -104,7 +104,12 @@ public enum ProfileRules {
         case .keep: break
         case .clear: profile.birthDate = nil
         case .set(let text):
-            guard let date = CalendarDate(iso: text.trimmingCharacters(in: .whitespaces)) else {
+            // Exactly YYYY-MM-DD, as the contract's `format: date` says (empty text clears, as null does).
+            if text.isEmpty {
+                profile.birthDate = nil
+                break
+            }
+            guard let date = CalendarDate(iso: text) else {
                 throw SGError.invalid(field: "birthDate", message: "'\(text)' is not a calendar date in the form YYYY-MM-DD")
             }
             guard date <= today else {

@@ -19,10 +19,17 @@ public enum Change<Value: Sendable & Equatable>: Sendable, Equatable {
 /// Checks for the free text people type into profiles, notices and company details. Each returns the value as
 /// stored (trimmed) or throws `SGError.invalid` naming the field.
 public enum TextRules {
+    /// Whether `text` as sent fits `maximum` characters, counted as the API contract's `maxLength` counts them:
+    /// Unicode code points, before trimming. (Grapheme clusters after trimming let texts through that the
+    /// contract refuses, e.g. 101 accented letters written with combining marks in a 100-character field.)
+    public static func fits(_ text: String, _ maximum: Int) -> Bool {
+        text.unicodeScalars.count <= maximum
+    }
+
     /// One line of text: trimmed, 1...`maximum` characters, no control characters.
     public static func line(_ text: String, field: String, maximum: Int) throws -> String {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !value.isEmpty, value.count <= maximum, !value.unicodeScalars.contains(where: isControl) else {
+        guard !value.isEmpty, fits(text, maximum), !value.unicodeScalars.contains(where: isControl) else {
             throw SGError.invalid(field: field, message: "1 to \(maximum) characters on one line, no control characters")
         }
         return value
@@ -37,7 +44,7 @@ public enum TextRules {
     public static func paragraphs(_ text: String, field: String, maximum: Int) throws -> String {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let allowed: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
-        guard !value.isEmpty, value.count <= maximum,
+        guard !value.isEmpty, fits(text, maximum),
               !value.unicodeScalars.contains(where: { isControl($0) && !allowed.contains($0) }) else {
             throw SGError.invalid(field: field, message: "1 to \(maximum) characters, no control characters other than line breaks and tabs")
         }
@@ -46,14 +53,14 @@ public enum TextRules {
 
     public static func isPlausibleEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return text.count <= 254 && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
+        return fits(text, 254) && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
             && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
             && !text.contains(where: { $0.isWhitespace || $0.isNewline })
     }
 
     public static func email(_ text: String, field: String) throws -> String {
         let value = text.trimmingCharacters(in: .whitespaces)
-        guard isPlausibleEmail(value) else { throw SGError.invalid(field: field, message: "'\(value)' is not an e-mail address") }
+        guard fits(text, 254), isPlausibleEmail(value) else { throw SGError.invalid(field: field, message: "'\(value)' is not an e-mail address") }
         return value
     }
 
@@ -65,7 +72,7 @@ public enum TextRules {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let separators = Set(" -./()")
         var digits = 0
-        var wellFormed = !value.isEmpty && value.count <= 30
+        var wellFormed = !value.isEmpty && fits(text, 30)
         for (index, character) in value.enumerated() {
             if character.isASCII, character.isNumber {
                 digits += 1
@@ -87,7 +94,7 @@ public enum TextRules {
     public static func webAddress(_ text: String, field: String, hosts: [String]? = nil) throws -> String {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         func refuse(_ why: String) -> SGError { SGError.invalid(field: field, message: "'\(value)' \(why)") }
-        guard value.count <= 300, !value.contains(where: { $0.isWhitespace || $0.isNewline }),
+        guard fits(text, 300), !value.contains(where: { $0.isWhitespace || $0.isNewline }),
               let components = URLComponents(string: value), let scheme = components.scheme?.lowercased(),
               scheme == "https" || scheme == "http", let host = components.host?.lowercased(), host.contains("."),
               components.user == nil, components.password == nil

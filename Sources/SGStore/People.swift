@@ -119,7 +119,7 @@ extension AppDatabase {
 
     /// Employees in directory order (surname, name, id; case and accents ignored), a page at a time.
     public func directory(_ query: DirectoryQuery) async throws -> DirectoryPage {
-        if let search = query.search, search.count > DirectoryQuery.maximumSearchLength {
+        if let search = query.search, !TextRules.fits(search, DirectoryQuery.maximumSearchLength) {
             throw SGError.invalid(field: "q", message: "at most \(DirectoryQuery.maximumSearchLength) characters")
         }
         let terms = query.search.map(TextFolding.terms) ?? []

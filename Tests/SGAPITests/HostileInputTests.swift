@@ -161,6 +161,9 @@ import SGTestSupport
             let alice = try await client.login("alice")
             let admin = try await client.login("admin")
             let id = try #require(try await client.create(alice, h.fixture.weekday(7), h.fixture.weekday(7)).json["id"] as? Int)
+            let notice = try #require(
+                try await client.call(.post, "/v1/notices", token: admin, json: #"{"title":"Kept","body":"As posted"}"#).json["id"] as? Int)
+            let before = try await Self.snapshot(client, alice: alice, admin: admin, notice: notice)
             let targets: [(HTTPRequest.Method, String, String?)] = [
                 (.post, "/v1/auth/login", nil),
                 (.post, "/v1/me/holidays", alice),
@@ -169,6 +172,12 @@ import SGTestSupport
                 (.post, "/v1/holidays/\(id)/revert", admin),
                 (.post, "/v1/holidays/\(id)/cancel", alice),
                 (.put, "/v1/employees/\(h.fixture.alice.id)/allowances/2026", admin),
+                (.patch, "/v1/me", alice),
+                (.put, "/v1/me/settings", alice),
+                (.post, "/v1/me/devices", alice),
+                (.post, "/v1/notices", admin),
+                (.patch, "/v1/notices/\(notice)", admin),
+                (.put, "/v1/company", admin),
             ]
             let deep = String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000)
             // Numbers beyond Double and lone surrogates are refused where a field reads them (422 naming it, or 400
@@ -177,7 +186,7 @@ import SGTestSupport
                 ("null", [400]), ("true", [400]), ("12", [400]), ("\"x\"", [400]), ("[{}]", [400]),
                 ("{", [400]), ("{\"a\":}", [400]), ("{}}", [400]), ("\u{FEFF}{}", [400]),
                 (#"{"x":\#(deep)}"#, [400]),
-                ("{\"x\":\"\u{FFFF}\(String(repeating: "y", count: 66_000))\"}", [413]),
+                ("{\"x\":\"\u{FFFF}\(String(repeating: "y", count: 132_000))\"}", [413]),
                 (#"{"startDate":1e400,"endDate":-1e400,"days":1e400,"reason":1e400,"note":1e400,"username":1e400,"password":1}"#, [400, 422]),
                 (#"{"startDate":"\ud800","endDate":"\ud800","reason":"\ud800","note":"\ud800","username":"\ud800","password":"\ud800","days":"\ud800"}"#, [400, 422]),
                 (#"{"startDate":{},"endDate":[],"days":{},"reason":{},"note":[],"username":[],"password":{}}"#, [422]),
@@ -200,10 +209,59 @@ import SGTestSupport
                 #expect(reply.status == .badRequest, "\(method) \(path) with invalid UTF-8")
                 #expect(reply.headers[.contentType] == "application/problem+json")
             }
+            let after = try await Self.snapshot(client, alice: alice, admin: admin, notice: notice)
+            #expect(after == before)
         }
         #expect(try await h.fixture.count("holiday_requests") == 1)
         #expect(try await h.fixture.count("holiday_events") == 1)
         #expect(try await h.fixture.count("allowances") == 0)
+        #expect(try await h.fixture.count("devices") == 0)
+        #expect(try await h.fixture.count("notices") == 1)
+    }
+
+    /// What the hostile bodies could have changed: the profile, settings, company and notice as JSON text.
+    static func snapshot(_ client: APIHarness.Client, alice: String, admin: String, notice: Int) async throws -> [String] {
+        var texts: [String] = []
+        for (uri, token) in [("/v1/me", alice), ("/v1/me/settings", alice), ("/v1/company", admin), ("/v1/notices/\(notice)", admin)] {
+            texts.append(String(decoding: try await client.call(.get, uri, token: token).body, as: UTF8.self))
+        }
+        return texts
+    }
+
+    /// The profile, notice and company texts count code points as sent, like the contract's maxLength; an empty
+    /// birth date clears it, as the README says of optional fields (it was a 422); a padded one is not a date.
+    @Test func peopleTextsFollowTheContract() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let admin = try await client.login("admin")
+            let accented101 = String(repeating: "e\u{301}", count: 51)  // 51 characters, 102 code points
+            let cases: [(HTTPRequest.Method, String, String, [String: Any], String)] = [
+                (.patch, "/v1/me", alice, ["position": accented101], "position"),
+                (.patch, "/v1/me", alice, ["name": String(repeating: "x", count: 100) + " "], "name"),
+                (.patch, "/v1/me", alice, ["name": "Ali\u{0}ce"], "name"),
+                (.patch, "/v1/me", alice, ["phone": " +34 600 000 000 000 00 00 00 00 "], "phone"),
+                (.patch, "/v1/me", alice, ["birthDate": " 2000-01-01"], "birthDate"),
+                (.post, "/v1/notices", admin, ["title": String(repeating: "e\u{301}", count: 101), "body": "x"], "title"),
+                (.post, "/v1/notices", admin, ["title": "x", "body": String(repeating: "a\u{301}", count: 5001)], "body"),
+                (.put, "/v1/company", admin,
+                 ["name": "Co", "workingWeek": [1], "defaultAllowance": 1, "address": String(repeating: "ü", count: 150) + String(repeating: "u\u{308}", count: 76)],
+                 "address"),
+            ]
+            for (method, uri, token, body, field) in cases {
+                let data = try JSONSerialization.data(withJSONObject: body)
+                let reply = try await client.call(method, uri, token: token, json: String(decoding: data, as: UTF8.self))
+                expectProblem(reply, .unprocessableContent, "validation-failed")
+                #expect(reply.json["field"] as? String == field, "\(uri) \(body.keys.sorted())")
+            }
+            #expect(try await client.call(.patch, "/v1/me", token: alice, json: #"{"birthDate":"1990-05-17"}"#).json["birthDate"] as? String == "1990-05-17")
+            let cleared = try await client.call(.patch, "/v1/me", token: alice, json: #"{"birthDate":""}"#)
+            #expect(cleared.status == .ok)
+            #expect(cleared.json["birthDate"] is NSNull)
+            let longest = String(repeating: "é", count: 100)
+            #expect(try await client.call(.patch, "/v1/me", token: alice, json: #"{"position":"\#(longest)"}"#).json["position"] as? String == longest)
+        }
+        #expect(try await h.fixture.count("notices") == 0)
     }
 
     /// Query parameters out of range, of the wrong type or repeated; ids that overflow.
@@ -218,6 +276,9 @@ import SGTestSupport
                 "/v1/holidays?limit=-0", "/v1/holidays?limit=1e2", "/v1/holidays?after=9223372036854775808",
                 "/v1/holidays?employee=0", "/v1/me/holidays?year=2026.0", "/v1/me/holidays?year=",
                 "/v1/public-holidays?year=10000", "/v1/employees/\(alice)/balance?year=-2026",
+                "/v1/employees?active=yes", "/v1/employees?limit=0", "/v1/employees?after=99999999999999999999",
+                "/v1/employees?q=\(String(repeating: "e%CC%81", count: 51))", "/v1/notices?includeExpired=1",
+                "/v1/notices?after=2.5", "/v1/notices?after=1.99999999999999999999", "/v1/notices?limit=201",
             ]
             for uri in unprocessable {
                 expectProblem(try await client.call(.get, uri, token: admin), .unprocessableContent, "validation-failed")
@@ -226,6 +287,8 @@ import SGTestSupport
                 "/v1/holidays/9223372036854775808", "/v1/holidays/18446744073709551616", "/v1/holidays/%FF",
                 "/v1/holidays/1%2F2", "/v1/holidays/+1", "/v1/holidays/0x1", "/v1/holidays/%20",
                 "/v1/employees/9223372036854775807/balance", "/v1/employees/-1/balance",
+                "/v1/employees/abc", "/v1/employees/1e3/photo", "/v1/employees/99999999999999999999/holidays",
+                "/v1/notices/abc", "/v1/notices/0", "/v1/notices/9223372036854775808",
             ]
             for uri in notFound {
                 expectProblem(try await client.call(.get, uri, token: admin), .notFound, "not-found")
@@ -238,10 +301,18 @@ import SGTestSupport
             expectProblem(
                 try await client.call(.put, "/v1/employees/99999999999999999999/allowances/2026", token: admin, json: #"{"days":1}"#),
                 .notFound, "not-found")
+            // Unknown enum values in bodies.
+            let alice2 = try await client.login("alice")
+            for body in [#"{"token":"abcdefgh-1234","platform":"windows"}"#, #"{"token":"abcdefgh-1234","platform":"IOS"}"#] {
+                let reply = try await client.call(.post, "/v1/me/devices", token: alice2, json: body)
+                expectProblem(reply, .unprocessableContent, "validation-failed")
+                #expect(reply.json["field"] as? String == "platform")
+            }
             // Repeated parameters: the first one counts.
             #expect(try await client.call(.get, "/v1/holidays?status=pending&status=bogus", token: admin).status == .ok)
         }
         #expect(try await h.fixture.count("allowances") == 0)
+        #expect(try await h.fixture.count("devices") == 0)
     }
 
     /// Authorization headers no client should send: 401 every time, never a 5xx.

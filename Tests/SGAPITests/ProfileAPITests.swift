@@ -170,9 +170,9 @@ struct ProvisioningDirectory: EmployeeDirectory {
             let tooLarge = try await client.send(.put, "/v1/me/photo", token: alice, bytes: big)
             expectProblem(tooLarge, .contentTooLarge, "payload-too-large")
             #expect((tooLarge.json["detail"] as? String)?.contains("2 MiB") == true)
-            // Just under the limit is fine, even though JSON bodies stop at 64 KiB.
+            // Just under the limit is fine, even though JSON bodies stop at 128 KiB.
             let large = TestImages.png(width: 1400, height: 1400)
-            #expect(large.count < PhotoRules.maximumBytes && large.count > 64 * 1024)
+            #expect(large.count < PhotoRules.maximumBytes && large.count > AppRequestContext.maximumJSONBody)
             #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: large).status == .ok)
 
             expectProblem(try await client.send(.put, "/v1/me/photo", token: nil, bytes: TestImages.png()), .unauthorized, "unauthenticated")
