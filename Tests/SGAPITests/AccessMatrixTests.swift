@@ -10,7 +10,8 @@ import SGTestSupport
 /// Every operation × every kind of caller, through the real router, each cell on a fresh company:
 ///
 /// - `none`: no Authorization header
-/// - `owner`: alice, who owns the requests `{pending}` and `{approved}` and is employee `{alice}`
+/// - `owner`: alice, employee `{alice}`, who owns the requests `{pending}` and `{approved}`, the personal notice
+///   `{personalNotice}` (about the approval), the device `{device}` and a photo; `{companyNotice}` is admin's
 /// - `other`: bob, another employee
 /// - `admin`: admin
 /// - `gone`: carol's token from before she was deactivated
@@ -36,18 +37,48 @@ import SGTestSupport
         Row(.put, "/v1/employees/{alice}/allowances/2026", body: Body.days,         401, 403, 403, 200, 401),
         Row(.get, "/v1/employees/{alice}/balance",                                  401, 200, 403, 200, 401),
         Row(.get, "/v1/public-holidays",                                            401, 200, 200, 200, 401),
+        Row(.patch, "/v1/me", body: Body.profile,                                   401, 200, 200, 200, 401),
+        Row(.put, "/v1/me/photo", body: Body.photo,                                 401, 200, 200, 200, 401),
+        Row(.delete, "/v1/me/photo",                                                401, 204, 204, 204, 401),
+        Row(.get, "/v1/me/settings",                                                401, 200, 200, 200, 401),
+        Row(.put, "/v1/me/settings", body: Body.settings,                           401, 200, 200, 200, 401),
+        Row(.post, "/v1/me/devices", body: Body.device,                             401, 201, 201, 201, 401),
+        Row(.delete, "/v1/me/devices/{device}",                                     401, 204, 404, 404, 401),
+        Row(.get, "/v1/employees",                                                  401, 200, 200, 200, 401),
+        Row(.get, "/v1/employees/{alice}",                                          401, 200, 200, 200, 401),
+        Row(.get, "/v1/employees/{alice}/photo",                                    401, 200, 200, 200, 401),
+        Row(.get, "/v1/employees/{alice}/holidays",                                 401, 200, 403, 200, 401),
+        Row(.get, "/v1/notices",                                                    401, 200, 200, 200, 401),
+        Row(.get, "/v1/notices?includeExpired=true",                                401, 403, 403, 200, 401),
+        Row(.post, "/v1/notices", body: Body.notice,                                401, 403, 403, 201, 401),
+        Row(.get, "/v1/notices/{companyNotice}",                                    401, 200, 200, 200, 401),
+        Row(.get, "/v1/notices/{personalNotice}",                                   401, 200, 404, 404, 401),
+        Row(.patch, "/v1/notices/{companyNotice}", body: Body.pin,                  401, 403, 403, 200, 401),
+        Row(.delete, "/v1/notices/{companyNotice}",                                 401, 403, 403, 204, 401),
+        Row(.post, "/v1/notices/{personalNotice}/read",                             401, 200, 404, 404, 401),
+        Row(.delete, "/v1/notices/{personalNotice}/read",                           401, 200, 404, 404, 401),
+        Row(.get, "/v1/company",                                                    401, 200, 200, 200, 401),
+        Row(.put, "/v1/company", body: Body.company,                                401, 403, 403, 200, 401),
     ]
 
     enum Caller: String, CaseIterable, Sendable {
         case none, owner, other, admin, gone
     }
 
+    /// What a row sends: a JSON text, or (`photo`) a PNG's bytes.
     enum Body {
         static let aliceLogin = #"{"username":"alice","password":"\#(Fixture.password)"}"#
         static let carolLogin = #"{"username":"carol","password":"\#(Fixture.password)"}"#
         static let newHoliday = #"{"startDate":"2026-06-01","endDate":"2026-06-03","comment":"matrix"}"#
         static let reason = #"{"reason":"Audit week"}"#
         static let days = #"{"days":30}"#
+        static let profile = #"{"position":"Tester","phone":"+34 600 000 000"}"#
+        static let photo = "<png>"
+        static let settings = #"{"notifications":true}"#
+        static let device = #"{"token":"matrix-device-0001","platform":"ios"}"#
+        static let notice = #"{"title":"Matrix","body":"Posted by the access matrix."}"#
+        static let pin = #"{"pinned":true}"#
+        static let company = #"{"name":"Matrix S.L.","workingWeek":[1,2,3,4,5],"defaultAllowance":25,"timeZone":"UTC"}"#
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -67,7 +98,8 @@ import SGTestSupport
 
         /// The route this row exercises, as the router names it: placeholders and numbers become parameters.
         var route: String {
-            let segments = path.split(separator: "/").map { segment -> String in
+            let segments = path.split(separator: "?")[0].split(separator: "/").map { segment -> String in
+                if segment == "{device}" { return "{token}" }
                 if segment.hasPrefix("{") { return "{id}" }
                 if segment.allSatisfy(\.isNumber) { return "{year}" }
                 return String(segment)
@@ -89,6 +121,13 @@ import SGTestSupport
                 let pending = try #require(try await client.create(alice, Fixture.date("2026-04-06"), Fixture.date("2026-04-08")).json["id"] as? Int)
                 let approved = try #require(try await client.create(alice, Fixture.date("2026-05-04"), Fixture.date("2026-05-06")).json["id"] as? Int)
                 #expect(try await client.call(.post, "/v1/holidays/\(approved)/approve", token: admin).status == .ok)
+                let personalNotice = try #require(
+                    try await client.call(.get, "/v1/notices", token: alice).items.first { $0["kind"] as? String == "personal" }?["id"] as? Int)
+                let companyNotice = try #require(
+                    try await client.call(.post, "/v1/notices", token: admin, json: Body.notice).json["id"] as? Int)
+                let device = "alice-device-0001"
+                #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: #"{"token":"\#(device)","platform":"android"}"#).status == .created)
+                #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.png()).status == .ok)
                 let carol = try await client.login("carol")
                 _ = try await h.fixture.database.deactivateEmployee(username: "carol")
 
@@ -103,7 +142,12 @@ import SGTestSupport
                     .replacingOccurrences(of: "{pending}", with: String(pending))
                     .replacingOccurrences(of: "{approved}", with: String(approved))
                     .replacingOccurrences(of: "{alice}", with: String(h.fixture.alice.id))
-                let reply = try await client.call(row.method, path, token: token, json: row.body)
+                    .replacingOccurrences(of: "{personalNotice}", with: String(personalNotice))
+                    .replacingOccurrences(of: "{companyNotice}", with: String(companyNotice))
+                    .replacingOccurrences(of: "{device}", with: device)
+                let reply = row.body == Body.photo
+                    ? try await client.send(row.method, path, token: token, bytes: TestImages.png())
+                    : try await client.call(row.method, path, token: token, json: row.body)
                 #expect(Int(reply.status.code) == row.expected[caller], "\(row.testDescription) as \(caller): \(String(decoding: reply.body, as: UTF8.self))")
                 if reply.status.code >= 400 {
                     #expect(reply.isProblem, "\(row.testDescription) as \(caller)")
