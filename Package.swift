@@ -32,6 +32,8 @@ let package = Package(
             path: "Migrations",
             resources: [
                 .embedInCode("0001_initial.sql"),
+                .embedInCode("0002_people.sql"),
+                .embedInCode("0003_directory_accounts.sql"),
             ],
             swiftSettings: strict
         ),
@@ -46,6 +48,25 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // OpenLDAP's client library (libldap, liblber), from the system: apt-get install libldap-dev.
+        .systemLibrary(name: "CLDAP", providers: [.apt(["libldap-dev"]), .brew(["openldap"])]),
+        // Logins against a company LDAP directory, and the `sgadmin ldap` checks and sync.
+        .target(
+            name: "SGLDAP",
+            dependencies: [
+                "CLDAP",
+                "SGCore",
+                "SGStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The SG_LDAP_* settings as command-line options, for sgserver and sgadmin alike.
+        .target(
+            name: "SGLDAPOptions",
+            dependencies: ["SGLDAP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .target(
@@ -64,7 +85,10 @@ let package = Package(
             dependencies: [
                 "SGCore",
                 "SGStore",
+                "SGLDAP",
+                "SGLDAPOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -74,6 +98,8 @@ let package = Package(
                 "SGAPI",
                 "SGStore",
                 "SGCore",
+                "SGLDAP",
+                "SGLDAPOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,6 +136,16 @@ let package = Package(
             dependencies: [
                 // The tests run the built sgbench binary, as `make bench` does.
                 "sgbench", "SGCore", "SGStore", "SGTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SGLDAPTests",
+            dependencies: [
+                "SGLDAP", "SGAPI", "SGCore", "SGStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

@@ -9,5 +9,9 @@ public enum SchemaMigrations {
     public static let all: [Migration] = [
         // SwiftPM names an embedded "0001_initial.sql" `_001_initial_sql` (a leading digit becomes "_").
         Migration(identifier: "0001_initial", sql: String(decoding: PackageResources._001_initial_sql, as: UTF8.self)),
+        Migration(identifier: "0002_people", sql: String(decoding: PackageResources._002_people_sql, as: UTF8.self)),
+        Migration(
+            identifier: "0003_directory_accounts",
+            sql: String(decoding: PackageResources._003_directory_accounts_sql, as: UTF8.self)),
     ]
 }

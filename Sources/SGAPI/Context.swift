@@ -8,13 +8,19 @@ public struct AppRequestContext: RequestContext {
     public var employee: Employee?
     /// The bearer token as presented, kept for logout.
     public var token: String?
+    /// The IP address of the connection's peer, used to throttle failed logins per client; nil when unknown.
+    public let clientAddress: String?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
+        self.clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
-    /// JSON bodies are small; photos (which have their own limit) are not handled by this context.
-    public var maxUploadSize: Int { 64 * 1024 }
+    /// JSON bodies; photos have their own limit. Large enough for the largest body the contract accepts: a
+    /// notice's 10,000-character body and 200-character title written entirely as escaped surrogate pairs
+    /// (12 bytes a character, about 123 KB); at 64 KiB such a valid notice was refused as too large.
+    public static let maximumJSONBody = 128 * 1024
+    public var maxUploadSize: Int { Self.maximumJSONBody }
 
     /// The authenticated employee; routes behind `AuthMiddleware` always have one.
     func requireEmployee() throws -> Employee {

@@ -8,11 +8,14 @@ public struct Services: Sendable {
     public let database: AppDatabase
     public let holidays: HolidayService
     public let sessions: Sessions
+    /// Addresses of reverse proxies whose X-Forwarded-For is believed when throttling logins per client.
+    public let trustedProxies: Set<String>
 
-    public init(database: AppDatabase, holidays: HolidayService, sessions: Sessions) {
+    public init(database: AppDatabase, holidays: HolidayService, sessions: Sessions, trustedProxies: Set<String> = []) {
         self.database = database
         self.holidays = holidays
         self.sessions = sessions
+        self.trustedProxies = trustedProxies
     }
 }
 
@@ -28,8 +31,10 @@ struct AuthController {
         /// Exchanges a username and password for a bearer token.
         router.post("/v1/auth/login") { request, context in
             let body = try await JSON.decode(LoginBody.self, from: request, context: context)
-            let issued = try await services.sessions.login(username: body.username, password: body.password)
-            return JSON.response(DTO.Token(token: issued.token, expiresAt: issued.expiresAt, employee: issued.employee))
+            let issued = try await services.sessions.login(
+                username: body.username, password: body.password,
+                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
+            return JSON.response(written: DTO.Token(token: issued.token, expiresAt: issued.expiresAt, employee: issued.employee))
         }
     }
 
@@ -52,17 +57,12 @@ struct MeController {
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        /// The logged-in employee.
-        group.get("/me") { _, context in
-            JSON.response(DTO.EmployeeBody(try context.requireEmployee()))
-        }
-
         /// The logged-in employee's requests touching a year (default: this year) and that year's balance.
         group.get("/me/holidays") { request, context in
             let employee = try context.requireEmployee()
             let year = try request.integerQuery("year", in: HolidayService.supportedYears)
             let view = try await services.holidays.yearView(employeeID: employee.id, year: year)
-            return JSON.response(DTO.YearHolidays(
+            return JSON.response(written: DTO.YearHolidays(
                 year: view.year,
                 requests: view.requests.map { DTO.Request($0, employee: nil, viewer: employee.actor, today: view.today) },
                 balance: view.balance))
@@ -82,7 +82,7 @@ struct MeController {
                 for: employee.id, start: start, end: end, comment: body.comment ?? "", actor: employee.actor)
             let today = try await services.holidays.today()
             return JSON.response(
-                DTO.Request(created, employee: employee, viewer: employee.actor, today: today), status: .created,
+                written: DTO.Request(created, employee: employee, viewer: employee.actor, today: today), status: .created,
                 headers: [.location: "/v1/holidays/\(created.id)"])
         }
     }
@@ -91,9 +91,13 @@ struct MeController {
 struct HolidaysController {
     let services: Services
 
-    struct ActionBody: Decodable {
+    /// Approve, revert and cancel take an optional note; reject takes the reason (`Rejection` in the spec).
+    struct NoteBody: Decodable {
         let note: String?
-        let reason: String?
+    }
+
+    struct RejectionBody: Decodable {
+        let reason: String
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -115,12 +119,13 @@ struct HolidaysController {
             filter.limit = try request.integerQuery("limit", in: 1...200) ?? 50
             let page = try await services.database.requests(filter)
             let today = try await services.holidays.today()
-            return JSON.response(DTO.RequestList(
+            return JSON.response(written: DTO.RequestList(
                 items: page.items.map { DTO.Request($0.request, employee: $0.employee, viewer: admin.actor, today: today) },
                 total: page.total, nextAfter: page.nextAfterID))
         }
 
-        /// One request with its per-year days and full history (its owner or an admin).
+        /// One request with its per-year days, full history, and the requester's other requests and balances in
+        /// the years it draws on, so one call serves the decision (its owner or an admin).
         group.get("/holidays/:id") { request, context in
             let viewer = try context.requireEmployee()
             let id = try context.parameters.id("id", what: "Holiday request")
@@ -128,10 +133,13 @@ struct HolidaysController {
                   viewer.isAdmin || detail.request.employeeID == viewer.id
             else { throw SGError.notFound("Holiday request \(id) does not exist.") }
             let today = try await services.holidays.today()
-            return JSON.response(DTO.RequestDetail(
+            let context = try await services.database.decisionContext(for: detail.request)
+            return JSON.response(written: DTO.RequestDetail(
                 request: DTO.Request(detail.request, employee: detail.employee, viewer: viewer.actor, today: today),
                 workingDaysByYear: detail.daysByYear,
-                history: detail.events.map(DTO.Event.init)))
+                history: detail.events.map(DTO.Event.init),
+                otherRequests: context.otherRequests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: today) },
+                balances: context.balances))
         }
 
         for action in HolidayAction.allCases {
@@ -139,19 +147,15 @@ struct HolidaysController {
             group.post("/holidays/:id/\(action.rawValue)") { request, context in
                 let actor = try context.requireEmployee()
                 let id = try context.parameters.id("id", what: "Holiday request")
-                let body = try await Self.optionalBody(request, context: context)
-                let note = (action == .reject ? body?.reason ?? body?.note : body?.note ?? body?.reason) ?? ""
+                // Without a body, a rejection still reaches the service, which names the missing reason.
+                let note = action == .reject
+                    ? try await JSON.decodeIfPresent(RejectionBody.self, from: request, context: context)?.reason ?? ""
+                    : try await JSON.decodeIfPresent(NoteBody.self, from: request, context: context)?.note ?? ""
                 let updated = try await services.holidays.perform(action, on: id, by: actor.actor, note: note)
                 let today = try await services.holidays.today()
-                return JSON.response(DTO.Request(updated, employee: nil, viewer: actor.actor, today: today))
+                return JSON.response(written: DTO.Request(updated, employee: nil, viewer: actor.actor, today: today))
             }
         }
-    }
-
-    static func optionalBody(_ request: Request, context: AppRequestContext) async throws -> ActionBody? {
-        if let length = request.headers[.contentLength], length == "0" { return nil }
-        guard request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil else { return nil }
-        return try await JSON.decode(ActionBody.self, from: request, context: context)
     }
 }
 
@@ -176,7 +180,7 @@ struct EmployeesController {
                 throw SGError.invalid(field: "days", message: "must be a whole number between 0 and \(HolidayService.maximumAllowance)")
             }
             let balance = try await services.holidays.setAllowance(employeeID: id, year: year, days: Int(body.days), by: admin.actor)
-            return JSON.response(balance)
+            return JSON.response(written: balance)
         }
 
         /// One employee's balance for a year (default: this year): an admin, or the employee themself.
@@ -187,13 +191,13 @@ struct EmployeesController {
                 throw SGError.forbidden("Only an admin can read another employee's balance.")
             }
             let year = try await Self.year(request, services: services)
-            return JSON.response(try await services.holidays.balance(employeeID: id, year: year))
+            return JSON.response(written: try await services.holidays.balance(employeeID: id, year: year))
         }
 
         /// The company's public holidays of a year (default: this year).
         group.get("/public-holidays") { request, _ in
             let year = try await Self.year(request, services: services)
-            return JSON.response(DTO.PublicHolidays(holidays: try await services.database.publicHolidays(year: year)))
+            return JSON.response(written: DTO.PublicHolidays(holidays: try await services.database.publicHolidays(year: year)))
         }
     }
 

@@ -57,8 +57,12 @@ enum DTO {
 
         /// The request's fields; a detail adds its history and per-year days, each at its place in the key order.
         /// `decidedBy` and `decidedAt` are always present (null until a decision).
-        func writeFields(to json: inout JSONWriter, history: [Event]? = nil, workingDaysByYear: [Int: Int]? = nil) {
+        func writeFields(
+            to json: inout JSONWriter, history: [Event]? = nil, workingDaysByYear: [Int: Int]? = nil,
+            otherRequests: [Request]? = nil, balances: [Balance]? = nil
+        ) {
             json.key("allowedActions"); json.array(allowedActions) { json, action in json.value(action.rawValue) }
+            if let balances { json.key("balances"); json.array(balances) { json, balance in json.value(balance) } }
             json.key("comment"); json.value(request.comment)
             json.key("createdAt"); json.value(request.createdAt)
             json.key("decidedAt"); json.value(request.decidedAt)
@@ -68,6 +72,7 @@ enum DTO {
             json.key("endDate"); json.value(request.endDate)
             if let history { json.key("history"); json.array(history) { json, event in json.value(event) } }
             json.key("id"); json.value(request.id)
+            if let otherRequests { json.key("otherRequests"); json.array(otherRequests) { json, other in json.value(other) } }
             json.key("startDate"); json.value(request.startDate)
             json.key("status"); json.value(request.status.rawValue)
             json.key("updatedAt"); json.value(request.updatedAt)
@@ -106,9 +111,17 @@ enum DTO {
         let request: Request
         let workingDaysByYear: [Int: Int]
         let history: [Event]
+        /// The requester's other requests in the years this one draws on, for the decision.
+        let otherRequests: [Request]
+        /// The requester's balance in each year this request draws on.
+        let balances: [Balance]
 
         func write(to json: inout JSONWriter) {
-            json.object { json in request.writeFields(to: &json, history: history, workingDaysByYear: workingDaysByYear) }
+            json.object { json in
+                request.writeFields(
+                    to: &json, history: history, workingDaysByYear: workingDaysByYear, otherRequests: otherRequests,
+                    balances: balances)
+            }
         }
     }
 

@@ -3,10 +3,22 @@ import Hummingbird
 import SGCore
 
 enum JSON {
-    static func response(_ body: some JSONBody, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    /// A body that writes itself (the holiday routes, the busiest).
+    static func response(written body: some JSONBody, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var json = JSONWriter()
         body.write(to: &json)
         return response(json.buffer, status: status, headers: headers)
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// An `Encodable` body, through JSONEncoder with the same conventions (sorted keys, slashes left alone).
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        response(ByteBuffer(bytes: try encoder.encode(value)), status: status, headers: headers)
     }
 
     static func response(_ bytes: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
@@ -18,16 +30,30 @@ enum JSON {
     /// Reads a JSON object body. Unreadable JSON or a body that is not an object is 400; a missing or mistyped
     /// field is 422 naming the field; a body over the context's limit is 413.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        let data = Data(buffer.readableBytesView)
-        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+        guard let value = try await decodeIfPresent(T.self, from: request, context: context) else {
             throw SGError.malformed("The request needs a JSON object body.")
         }
+        return value
+    }
+
+    /// Like `decode`, but a body that is absent or only whitespace (however it is framed: no length,
+    /// `Content-Length: 0`, or an empty chunked body) is nil, for operations whose body is optional.
+    static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T? {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let data = Data(buffer.readableBytesView)
+        guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
         guard first == UInt8(ascii: "{") else {
             throw SGError.malformed("The body must be a JSON object.")
         }
+        // JSON is UTF-8 (RFC 8259 §8.1). The decoder only checks the strings it is asked for, so invalid bytes in a
+        // field the operation ignores were accepted.
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw SGError.malformed("The body is not valid UTF-8 text.")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as SGError {
+            throw error  // a body type's own check, e.g. a field that cannot be changed
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
             throw SGError.malformed("The body is not valid JSON: \(context.debugDescription)")
         } catch let DecodingError.dataCorrupted(context) {
@@ -52,6 +78,8 @@ enum JSON {
         case is String.Type: "a string"
         case is Int.Type, is Int64.Type: "an integer"
         case is Bool.Type: "true or false"
+        case is Double.Type: "a number"
+        case is [Int].Type: "an array of integers"
         default: "of another type"
         }
     }

@@ -116,6 +116,13 @@ struct JSONWriter {
         if let instant { value(instant) } else { null() }
     }
 
+    /// A value already encoded as JSON (by JSONEncoder, for the bodies that are `Encodable`).
+    mutating func value(encoded json: Data) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
     mutating func value(_ body: some JSONBody) {
         body.write(to: &self)
     }

@@ -52,13 +52,19 @@ struct ProblemMapping {
         switch error {
         case let error as SGError:
             return ProblemMapping(error)
+        case let error as MethodNotAllowed:
+            var mapping = ProblemMapping(problem: Problem(
+                slug: "method-not-allowed", title: "Method not allowed", status: .methodNotAllowed,
+                detail: "\(error.path) does not serve \(error.method.rawValue); it serves \(error.allowHeader)."))
+            mapping.headers[.allow] = error.allowHeader
+            return mapping
         case let error as any HTTPResponseError:
             // Errors raised by the framework itself: an unknown route, a body over the limit, ...
             let detail = (error as? HTTPError)?.body
             switch error.status {
             case .contentTooLarge:
                 problem = Problem(slug: "payload-too-large", title: "Payload too large", status: .contentTooLarge,
-                                  detail: "The body is larger than this endpoint accepts (64 KiB for JSON).")
+                                  detail: "The body is larger than this endpoint accepts (128 KiB for JSON).")
             case .notFound:
                 problem = Problem(slug: "not-found", title: "Not found", status: .notFound,
                                   detail: "There is no such resource. Paths start with /v1/.")
@@ -102,6 +108,11 @@ struct ProblemMapping {
             problem = Problem(slug: "balance-exceeded", title: "Not enough days left", status: .conflict, detail: error.message)
         case .conflict:
             problem = Problem(slug: "conflict", title: "Conflict", status: .conflict, detail: error.message)
+        case .payloadTooLarge:
+            problem = Problem(slug: "payload-too-large", title: "Payload too large", status: .contentTooLarge, detail: error.message)
+        case .unsupportedMediaType:
+            problem = Problem(
+                slug: "unsupported-media-type", title: "Unsupported media type", status: .unsupportedMediaType, detail: error.message)
         case .unavailable(_, let retry):
             problem = Problem(slug: "unavailable", title: "Service unavailable", status: .serviceUnavailable, detail: error.message)
             headers[.retryAfter] = String(retry)

@@ -7,14 +7,15 @@ import SGStore
 public struct SGAdmin: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sgadmin",
-        abstract: "Administer SGEmployee: holiday requests, allowances, users, public holidays, exports.",
+        abstract: "Administer SGEmployee: holiday requests, allowances, users, public holidays, notices, the company, exports.",
         discussion: """
             Works on the server's database (--database or SG_DATABASE), through the same rules as the API, \
             while the server runs. Transitions are recorded as the user named by --as (default: the OS user).
             """,
         subcommands: [
             Pending.self, List.self, Show.self, Approve.self, Reject.self, Revert.self, Cancel.self,
-            AllowanceCommand.self, UserCommand.self, HolidaysCommand.self, Migrate.self, Export.self,
+            AllowanceCommand.self, UserCommand.self, HolidaysCommand.self, NoticeCommand.self, CompanyCommand.self,
+            Migrate.self, Export.self, LDAPCommand.self,
         ])
 
     public init() {}

@@ -5,13 +5,30 @@ public struct DirectoryAccount: Sendable, Equatable {
     public var surname: String
     public var email: String
     public var isAdmin: Bool
+    /// False when the directory is not configured to decide who is an admin: the employee's current role is
+    /// kept (and managed with `sgadmin`) instead of being overwritten with `isAdmin`.
+    public var decidesAdmin: Bool
+    /// Where the account lives in the directory (an LDAP distinguished name); nil for local accounts.
+    public var directoryName: String?
+    /// Profile details the directory holds beside the name, kept with the employee; nil when absent.
+    public var displayName: String?
+    public var title: String?
+    public var phone: String?
 
-    public init(username: String, name: String, surname: String, email: String, isAdmin: Bool) {
+    public init(
+        username: String, name: String, surname: String, email: String, isAdmin: Bool, decidesAdmin: Bool = true,
+        directoryName: String? = nil, displayName: String? = nil, title: String? = nil, phone: String? = nil
+    ) {
         self.username = username
         self.name = name
         self.surname = surname
         self.email = email
         self.isAdmin = isAdmin
+        self.decidesAdmin = decidesAdmin
+        self.directoryName = directoryName
+        self.displayName = displayName
+        self.title = title
+        self.phone = phone
     }
 }
 
@@ -21,7 +38,17 @@ public protocol EmployeeDirectory: Sendable {
     var kind: String { get }
     /// True when the directory is the source of employee records: a login creates or refreshes the employee.
     var provisionsEmployees: Bool { get }
+    /// Profile fields the directory holds, which employees cannot change through the API.
+    var ownedFields: Set<ProfileField> { get }
     /// Returns the account, or throws `SGError.unauthenticated` (wrong username or password, the same message
     /// for both) or `SGError.unavailable` (the directory cannot be reached).
     func authenticate(username: String, password: String) async throws -> DirectoryAccount
+}
+
+extension EmployeeDirectory {
+    /// A directory that provisions employees overwrites name, surname and e-mail at each login, so it holds
+    /// those unless it says otherwise; local accounts hold none.
+    public var ownedFields: Set<ProfileField> {
+        provisionsEmployees ? [.name, .surname, .email] : []
+    }
 }

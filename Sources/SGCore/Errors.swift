@@ -19,6 +19,10 @@ public enum SGError: Error, Equatable, Sendable {
     case balanceExceeded(year: Int, requested: Int, remaining: Int, allowance: Int)
     /// Any other conflict with the current data (409).
     case conflict(String)
+    /// A body larger than the endpoint accepts (413).
+    case payloadTooLarge(String)
+    /// A body of a kind the endpoint does not take, such as a photo that is neither JPEG nor PNG (415).
+    case unsupportedMediaType(String)
     /// A dependency such as the directory is unreachable (503).
     case unavailable(String, retryAfterSeconds: Int)
     /// Too many attempts (429).
@@ -41,6 +45,8 @@ public enum SGError: Error, Equatable, Sendable {
             "\(requested) working day\(requested == 1 ? "" : "s") in \(year) would exceed the balance: "
                 + "\(remaining) of \(allowance) day\(allowance == 1 ? "" : "s") remain once pending requests are counted."
         case .conflict(let message): message
+        case .payloadTooLarge(let message): message
+        case .unsupportedMediaType(let message): message
         case .unavailable(let message, _): message
         case .tooManyAttempts(let message, _): message
         case .schemaTooNew(let message): message

@@ -22,15 +22,13 @@ public struct HolidayService: Sendable {
         for employeeID: Int64, start: CalendarDate, end: CalendarDate, comment: String, actor: Actor
     ) async throws -> HolidayRequest {
         let now = clock.now()
+        try Self.checkText(comment, field: "comment")
         let comment = comment.trimmingCharacters(in: .whitespacesAndNewlines)
         guard start <= end else {
             throw SGError.invalid(field: "endDate", message: "the end date \(end) is before the start date \(start)")
         }
         guard start.days(to: end) < Self.maximumSpanDays else {
             throw SGError.invalid(field: "endDate", message: "one request can cover at most \(Self.maximumSpanDays) days; split it")
-        }
-        guard comment.count <= Self.maximumCommentLength else {
-            throw SGError.invalid(field: "comment", message: "at most \(Self.maximumCommentLength) characters")
         }
         return try await store.write { tx in
             guard let employee = try tx.employee(id: employeeID) else {
@@ -68,6 +66,7 @@ public struct HolidayService: Sendable {
             let request = try tx.insertRequest(
                 employeeID: employeeID, start: start, end: end, daysByYear: daysByYear, comment: comment, at: now)
             try tx.appendEvent(requestID: request.id, from: nil, to: .pending, actor: actor, at: now, note: comment)
+            try Self.notify(tx, request: request, from: nil, to: .pending, actor: actor, note: comment, at: now)
             return request
         }
     }
@@ -77,10 +76,8 @@ public struct HolidayService: Sendable {
     @discardableResult
     public func perform(_ action: HolidayAction, on id: Int64, by actor: Actor, note: String = "") async throws -> HolidayRequest {
         let now = clock.now()
+        try Self.checkText(note, field: action == .reject ? "reason" : "note")
         let note = note.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard note.count <= Self.maximumCommentLength else {
-            throw SGError.invalid(field: action == .reject ? "reason" : "note", message: "at most \(Self.maximumCommentLength) characters")
-        }
         // Checked before the lookup, so that a non-admin cannot probe which ids exist.
         if action.isDecision && !actor.isAdmin {
             throw SGError.forbidden("Only an admin can \(action.rawValue) a holiday request.")
@@ -99,6 +96,7 @@ public struct HolidayService: Sendable {
                 requestID: id, to: action.to, at: now,
                 decidedBy: (action == .approve || action == .reject) ? actor.name : nil)
             try tx.appendEvent(requestID: id, from: from, to: action.to, actor: actor, at: now, note: note)
+            try Self.notify(tx, request: request, from: from, to: action.to, actor: actor, note: note, at: now)
             if action == .approve || action == .revert {
                 // The allowance may have been lowered since the request was made: the days it holds must still fit.
                 for (year, days) in try tx.daysByYear(requestID: id).sorted(by: { $0.key < $1.key }) {
@@ -183,18 +181,71 @@ public struct HolidayService: Sendable {
             throw SGError.invalid(field: "days", message: "must be between 0 and \(Self.maximumAllowance)")
         }
         try await store.write { tx in
-            let over = try tx.yearsHoldingMoreThan(defaultAllowance: days)
-            if !over.isEmpty {
-                let list = over.prefix(5).map { "employee \($0.employeeID) holds \($0.held) in \($0.year)" }.joined(separator: "; ")
-                throw SGError.conflict(
-                    "\(over.count) employee-year\(over.count == 1 ? "" : "s") already hold more than \(days) days (\(list)). "
-                        + "Set their allowance explicitly or cancel requests first.")
-            }
+            try Self.checkDefaultAllowance(tx, days)
             try tx.setDefaultAllowance(days)
         }
     }
 
+    /// A new default may not drop below what any employee already holds in a year without an override.
+    static func checkDefaultAllowance(_ tx: any HolidayTransaction, _ days: Int) throws {
+        let over = try tx.yearsHoldingMoreThan(defaultAllowance: days)
+        if !over.isEmpty {
+            let list = over.prefix(5).map { "employee \($0.employeeID) holds \($0.held) in \($0.year)" }.joined(separator: "; ")
+            throw SGError.conflict(
+                "\(over.count) employee-year\(over.count == 1 ? "" : "s") already hold more than \(days) days (\(list)). "
+                    + "Set their allowance explicitly or cancel requests first.")
+        }
+    }
+
+    // MARK: Company
+
+    public func company() async throws -> Company {
+        try await store.read { tx in Company(settings: try tx.company(), contact: try tx.companyContact()) }
+    }
+
+    /// Changes company details and settings in one transaction: either every field changes or none does. A new
+    /// default allowance obeys the same rule as `setDefaultAllowance`.
+    @discardableResult
+    public func updateCompany(_ patch: CompanyPatch, by actor: Actor) async throws -> Company {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change the company's details.") }
+        return try await store.write { tx in
+            let current = Company(settings: try tx.company(), contact: try tx.companyContact())
+            let updated = try CompanyRules.apply(patch, to: current)
+            if updated.settings.defaultAllowance != current.settings.defaultAllowance {
+                try Self.checkDefaultAllowance(tx, updated.settings.defaultAllowance)
+            }
+            try tx.saveCompany(updated)
+            return updated
+        }
+    }
+
+    // MARK: Notices
+
+    /// Writes the owner's personal notice for a move of their request, in the caller's transaction.
+    static func notify(
+        _ tx: any HolidayTransaction, request: HolidayRequest, from: HolidayStatus?, to: HolidayStatus, actor: Actor, note: String, at: Date
+    ) throws {
+        let displayName = try actor.employeeID.flatMap { try tx.employee(id: $0) }?.fullName ?? actor.name
+        if let notice = HolidayNotices.notice(
+            for: request, from: from, to: to, actor: actor, actorDisplayName: displayName, note: note, at: at) {
+            try tx.appendNotice(notice)
+        }
+    }
+
     // MARK: Shared helpers
+
+    /// Comments, notes and reasons: at most `maximumCommentLength` Unicode code points as sent, before trimming.
+    /// That is how the API contract's `maxLength` counts, so a text the contract refuses is refused here too
+    /// (counting grapheme clusters after trimming let 1,001 code points with a combining accent or a trailing
+    /// space through). No NUL: SQLite's C API stopped at it, so "a\u{0}b" was acknowledged and stored as "a".
+    static func checkText(_ text: String, field: String) throws {
+        guard text.unicodeScalars.count <= maximumCommentLength else {
+            throw SGError.invalid(field: field, message: "at most \(maximumCommentLength) characters (Unicode code points)")
+        }
+        guard !text.unicodeScalars.contains("\u{0}") else {
+            throw SGError.invalid(field: field, message: "must not contain the NUL character (U+0000)")
+        }
+    }
 
     public static func balance(_ tx: any HolidayReading, employeeID: Int64, year: Int, company: CompanySettings) throws -> Balance {
         let allowance = try tx.allowanceOverride(employeeID: employeeID, year: year) ?? company.defaultAllowance

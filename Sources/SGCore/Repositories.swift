@@ -19,6 +19,7 @@ public protocol HolidayReading {
     func daysByYear(requestID: Int64) throws -> [Int: Int]
     /// Employee-years without an override whose held days exceed `days`.
     func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)]
+    func companyContact() throws -> CompanyContact
 }
 
 /// The reads and writes of the holiday rules, inside one write transaction opened by `HolidayStore.write`.
@@ -31,6 +32,10 @@ public protocol HolidayTransaction: HolidayReading {
     func appendEvent(requestID: Int64, from: HolidayStatus?, to: HolidayStatus, actor: Actor, at: Date, note: String) throws
     func setAllowance(employeeID: Int64, year: Int, days: Int) throws
     func setDefaultAllowance(_ days: Int) throws
+    /// Puts a notice on an employee's board, in the transaction of the transition it reports.
+    func appendNotice(_ notice: PersonalNotice) throws
+    /// Writes every company field (settings and contact details).
+    func saveCompany(_ company: Company) throws
 }
 
 /// Opens transactions. Writes are serialized (and, across processes, take the write lock up front), so a

@@ -40,6 +40,9 @@ public enum Passwords {
         guard password.utf8.count <= maximumLength else {
             throw SGError.invalid(field: "password", message: "at most \(maximumLength) bytes")
         }
+        guard !password.unicodeScalars.contains("\u{0}") else {
+            throw SGError.invalid(field: "password", message: "must not contain the NUL character (U+0000)")
+        }
     }
 
     public static func verify(_ password: String, hash: String) async -> Bool {
@@ -55,36 +58,18 @@ public enum Passwords {
 }
 
 public enum EmployeeRules {
-    public static let maximumNameLength = 100
-
-    /// Trims and checks the fields of an account; throws a field-level `SGError.invalid`.
+    /// Trims and checks the fields of an account with the profile's rules; throws a field-level `SGError.invalid`.
     public static func validated(_ new: NewEmployee) throws -> NewEmployee {
         var new = new
         new.username = new.username.trimmingCharacters(in: .whitespaces)
-        new.name = new.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        new.surname = new.surname.trimmingCharacters(in: .whitespacesAndNewlines)
-        new.email = new.email.trimmingCharacters(in: .whitespaces)
         let usernameCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         guard (1...64).contains(new.username.count), new.username.allSatisfy(usernameCharacters.contains) else {
             throw SGError.invalid(field: "username", message: "1 to 64 characters from letters, digits, '.', '_' and '-'")
         }
-        for (field, value) in [("name", new.name), ("surname", new.surname)] {
-            guard !value.isEmpty, value.count <= maximumNameLength,
-                  !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw SGError.invalid(field: field, message: "1 to \(maximumNameLength) characters, no control characters")
-            }
-        }
-        guard isPlausibleEmail(new.email) else {
-            throw SGError.invalid(field: "email", message: "'\(new.email)' is not an e-mail address")
-        }
+        new.name = try TextRules.line(new.name, field: "name", maximum: ProfileRules.maximumNameLength)
+        new.surname = try TextRules.line(new.surname, field: "surname", maximum: ProfileRules.maximumNameLength)
+        new.email = try TextRules.email(new.email, field: "email")
         return new
-    }
-
-    static func isPlausibleEmail(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return text.count <= 254 && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
-            && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
-            && !text.contains(where: { $0.isWhitespace || $0.isNewline })
     }
 }
 
@@ -106,22 +91,38 @@ extension AppDatabase {
     }
 
     /// Creates or refreshes the employee a directory vouches for. Fields the directory holds are overwritten,
-    /// so a change in the directory shows at the next login; the admin flag follows the directory too.
-    public func provision(_ account: DirectoryAccount, at now: Date = Date()) async throws -> Employee {
+    /// so a change in the directory shows at the next login; the admin flag follows the directory too when it
+    /// decides it. Fields only the app holds are left as they are.
+    ///
+    /// `owned` names the profile fields the directory holds: position and phone among them are taken from the
+    /// entry's title and phone (and cleared when the entry has none); fields it does not hold are left as edited.
+    public func provision(_ account: DirectoryAccount, owned: Set<ProfileField> = [], at now: Date = Date()) async throws -> Employee {
         try await write { (db: Database) in
+            let id: Int64
             if let existing = try Queries.employee(db, username: account.username) {
                 try db.execute(
                     sql: "UPDATE employees SET name = ?, surname = ?, email = ?, is_admin = ? WHERE id = ?",
-                    arguments: [account.name, account.surname, account.email, account.isAdmin, existing.id])
-                return try Queries.employee(db, id: existing.id)!
+                    arguments: [account.name, account.surname, account.email,
+                                account.decidesAdmin ? account.isAdmin : existing.isAdmin, existing.id])
+                id = existing.id
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO employees (username, name, surname, email, is_admin, is_active, created_at)
+                        VALUES (?, ?, ?, ?, ?, 1, ?)
+                        """,
+                    arguments: [account.username, account.name, account.surname, account.email,
+                                account.decidesAdmin && account.isAdmin, Timestamp.format(now)])
+                id = db.lastInsertedRowID
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO employees (username, name, surname, email, is_admin, is_active, created_at)
-                    VALUES (?, ?, ?, ?, ?, 1, ?)
-                    """,
-                arguments: [account.username, account.name, account.surname, account.email, account.isAdmin, Timestamp.format(now)])
-            return try Queries.employee(db, id: db.lastInsertedRowID)!
+            if owned.contains(.position) {
+                try db.execute(sql: "UPDATE employees SET position = ? WHERE id = ?", arguments: [account.title, id])
+            }
+            if owned.contains(.phone) {
+                try db.execute(sql: "UPDATE employees SET phone = ? WHERE id = ?", arguments: [account.phone, id])
+            }
+            try DirectoryRecords.save(db, employeeID: id, account: account, at: now)
+            return try Queries.employee(db, id: id)!
         }
     }
 

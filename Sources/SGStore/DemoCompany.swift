@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import SGCore
 
-/// A small demo company for `make run`: a dozen employees, one admin, public holidays, and requests in every
-/// state. Every request goes through `HolidayService`, so the demo data obeys the same rules as real data.
+/// A small demo company for `make run`: a dozen employees, one admin, public holidays, requests in every
+/// state, a few profiles and notices. Every request goes through `HolidayService`, so the demo data obeys the same rules as real data.
 public enum DemoCompany {
     public struct Login: Sendable {
         public let username: String
@@ -61,11 +61,20 @@ public enum DemoCompany {
             while date.isoWeekday > 5 { date = date.adding(days: 1)! }
             return date
         }
+        /// Creates the request, a week later if its days are all public holidays (the demo must seed on any day).
         func request(_ username: String, _ start: CalendarDate, _ days: Int, _ comment: String) async throws -> Int64 {
             let id = ids[username]!
             let actor = Actor(employeeID: id, name: username, isAdmin: username == "admin")
-            return try await service.createRequest(
-                for: id, start: start, end: start.adding(days: days - 1)!, comment: comment, actor: actor).id
+            var start = start
+            for attempt in 0..<4 {
+                do {
+                    return try await service.createRequest(
+                        for: id, start: start, end: start.adding(days: days - 1)!, comment: comment, actor: actor).id
+                } catch SGError.invalid(field: "endDate", _) where attempt < 3 {
+                    start = start.adding(days: 7)!
+                }
+            }
+            throw SGError.conflict("The demo request for \(username) found no working days.")
         }
         let summer = try await request("alice", weekday(7, 6), 5, "Summer by the sea")
         try await service.perform(.approve, on: summer, by: admin)
@@ -88,7 +97,31 @@ public enum DemoCompany {
         try await service.perform(.approve, on: reverted, by: admin)
         try await service.perform(.revert, on: reverted, by: admin, note: "Clashes with the release; let's talk")
         // A request across New Year, counted in both years.
-        _ = try await request("hiro", CalendarDate(year: today.year, month: 12, day: 28)!, 10, "Trip home")
+        let newYearsEve = today < CalendarDate(year: today.year, month: 12, day: 21)! ? today.year : today.year + 1
+        _ = try await request("hiro", CalendarDate(year: newYearsEve, month: 12, day: 28)!, 10, "Trip home")
+
+        // Profiles, company details and the board, through the same rules as the API.
+        for (username, position, phone) in [
+            ("admin", "People & Operations", "+34 910 000 001"), ("alice", "Backend engineer", "+34 600 000 002"),
+            ("jose", "Jefe de ventas", nil), ("carmen", "Diseñadora", "+34 600 000 006"), ("ines", "Engenheira de dados", nil),
+        ] as [(String, String, String?)] {
+            var patch = ProfilePatch()
+            patch.position = .set(position)
+            if let phone { patch.phone = .set(phone) }
+            _ = try await database.updateProfile(employeeID: ids[username]!, patch, owned: [], directoryKind: "local", at: clock.now())
+        }
+        var company = CompanyPatch()
+        company.address = .set("Calle de Alcalá 1\n28014 Madrid")
+        company.phone = .set("+34 910 000 000")
+        company.email = .set("hello@example.com")
+        company.website = .set("https://example.com")
+        try await service.updateCompany(company, by: admin)
+        _ = try await database.postNotice(
+            NoticeDraft(title: "Welcome to SGEmployee", body: "Request days off here; you will see every decision on this board.", pinned: true),
+            by: admin, at: clock.now())
+        _ = try await database.postNotice(
+            NoticeDraft(title: "Fire drill next week", body: "The alarm will sound at 11:00; meet at the front car park.", expiresOn: today.adding(days: 7)),
+            by: admin, at: clock.now())
         return logins
     }
 }

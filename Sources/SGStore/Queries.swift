@@ -2,9 +2,14 @@ import Foundation
 import GRDB
 import SGCore
 
-/// Employee reads inside GRDB transactions, for the account writes (add, provision, deactivate). The rules and the
-/// hot reads use `Rows` on an `SQLConnection` instead.
+/// Reads inside GRDB transactions, for the account, profile and notice writes. The rules and the hot reads use
+/// `Rows` on an `SQLConnection` instead.
 public enum Queries {
+    /// The company's settings, for writes that run in GRDB (notices); decoded by `Rows` like every other read.
+    static func company(_ db: Database) throws -> CompanySettings {
+        try Rows.company(SQLConnection(borrowing: db.sqliteConnection!))
+    }
+
     static func employee(from row: Row) -> Employee {
         Employee(
             id: row["id"], username: row["username"], name: row["name"], surname: row["surname"], email: row["email"],

@@ -28,6 +28,17 @@ enum Rows {
         }
     }
 
+    static func companyContact(_ connection: SQLConnection) throws -> CompanyContact {
+        try connection.with("SELECT address, phone, email, website FROM company WHERE id = 1") { statement in
+            guard try statement.step() else {
+                throw SGError.conflict("The company row is missing: the database was not created by `sgadmin migrate`.")
+            }
+            return CompanyContact(
+                address: statement.optionalText(0), phone: statement.optionalText(1), email: statement.optionalText(2),
+                website: statement.optionalText(3))
+        }
+    }
+
     // MARK: Employees
 
     static let employeeColumns = "id, username, name, surname, email, is_admin, is_active"

@@ -151,7 +151,18 @@ struct SQLStatement {
     func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
     func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
     func bind(_ index: Int32, _ value: Bool) { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
-    func bind(_ index: Int32, _ value: String) { sqlite3_bind_text(handle, index, value, -1, sqliteTransient) }
+    /// With its length in bytes, so that text is stored whole even if it holds U+0000.
+    func bind(_ index: Int32, _ value: String) {
+        var value = value
+        _ = value.withUTF8 { bytes in
+            if let text = bytes.baseAddress, !bytes.isEmpty {
+                sqlite3_bind_text(handle, index, UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self), Int32(bytes.count), sqliteTransient)
+            } else {
+                // A NULL pointer would bind SQL NULL instead of ''.
+                sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+            }
+        }
+    }
     func bind(_ index: Int32, _ value: String?) {
         if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
     }

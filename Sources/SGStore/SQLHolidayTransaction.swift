@@ -60,7 +60,13 @@ struct SQLHolidayTransaction: HolidayTransaction {
     }
 
     func requests(employeeID: Int64, touching year: Int) throws -> [HolidayRequest] {
-        try connection.with(
+        try requests(employeeID: employeeID, touchingYears: year...year)
+    }
+
+    /// The employee's requests (any status) with at least one day in `years`, by start date.
+    func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest] {
+        let first = CalendarDate.firstOfYear(years.lowerBound)!, last = CalendarDate.lastOfYear(years.upperBound)!
+        return try connection.with(
             """
             SELECT \(Rows.requestColumns) FROM holiday_requests
             WHERE employee_id = ? AND start_date BETWEEN ? AND ? AND end_date >= ?
@@ -68,9 +74,9 @@ struct SQLHolidayTransaction: HolidayTransaction {
             """
         ) { statement in
             statement.bind(1, employeeID)
-            statement.bind(2, Rows.earliestStart(touching: CalendarDate.firstOfYear(year)!))
-            statement.bind(3, CalendarDate.lastOfYear(year)!)
-            statement.bind(4, CalendarDate.firstOfYear(year)!)
+            statement.bind(2, Rows.earliestStart(touching: first))
+            statement.bind(3, last)
+            statement.bind(4, first)
             var requests: [HolidayRequest] = []
             while try statement.step() { requests.append(try Rows.request(statement)) }
             return requests
@@ -192,6 +198,54 @@ struct SQLHolidayTransaction: HolidayTransaction {
     func setDefaultAllowance(_ days: Int) throws {
         try connection.execute("UPDATE company SET default_allowance = ? WHERE id = 1") { statement in
             statement.bind(1, days)
+        }
+    }
+
+    func appendNotice(_ notice: PersonalNotice) throws {
+        let at = Timestamp.format(notice.at)
+        try connection.execute(
+            """
+            INSERT INTO notices (kind, employee_id, title, body, author, author_employee_id, request_id,
+                                 from_status, to_status, note, read_at, created_at, updated_at)
+            VALUES ('personal', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ) { statement in
+            statement.bind(1, notice.employeeID)
+            statement.bind(2, notice.title)
+            statement.bind(3, notice.body)
+            statement.bind(4, notice.author)
+            statement.bind(5, notice.authorEmployeeID)
+            statement.bind(6, notice.requestID)
+            statement.bind(7, notice.from?.rawValue)
+            statement.bind(8, notice.to.rawValue)
+            statement.bind(9, notice.note)
+            statement.bind(10, notice.read ? at : nil)
+            statement.bind(11, at)
+            statement.bind(12, at)
+        }
+    }
+
+    func companyContact() throws -> CompanyContact {
+        try Rows.companyContact(connection)
+    }
+
+    func saveCompany(_ company: Company) throws {
+        let settings = company.settings, contact = company.contact
+        try connection.execute(
+            """
+            UPDATE company SET name = ?, working_days = ?, default_allowance = ?, timezone = ?,
+                               address = ?, phone = ?, email = ?, website = ?
+            WHERE id = 1
+            """
+        ) { statement in
+            statement.bind(1, settings.name)
+            statement.bind(2, settings.workingWeek.code)
+            statement.bind(3, settings.defaultAllowance)
+            statement.bind(4, settings.timeZoneIdentifier)
+            statement.bind(5, contact.address)
+            statement.bind(6, contact.phone)
+            statement.bind(7, contact.email)
+            statement.bind(8, contact.website)
         }
     }
 }

@@ -18,6 +18,10 @@ public struct LocalAccountDirectory: EmployeeDirectory {
     }
 
     public func authenticate(username: String, password: String) async throws -> DirectoryAccount {
+        // bcrypt reads 72 bytes; no stored password is longer, so a longer one is wrong, not truncated to a match.
+        guard password.utf8.count <= Passwords.maximumLength else {
+            throw SGError.unauthenticated("Wrong username or password.")
+        }
         let stored = try await database.passwordHash(username: username)
         let matches = await Passwords.verify(password, hash: stored ?? decoyHash)
         guard matches, stored != nil, let employee = try await database.employee(username: username) else {
@@ -50,26 +54,44 @@ public struct Sessions: Sendable {
     public let directory: any EmployeeDirectory
     public let tokenLifetime: TimeInterval
     public let clock: any NowProvider
+    /// Refuses logins after repeated failures for a username or a client address; nil turns that off.
+    public let throttle: LoginThrottle?
 
-    public init(database: AppDatabase, directory: any EmployeeDirectory, tokenLifetime: TimeInterval = 12 * 3600, clock: any NowProvider = SystemClock()) {
+    public init(
+        database: AppDatabase, directory: any EmployeeDirectory, tokenLifetime: TimeInterval = 12 * 3600,
+        clock: any NowProvider = SystemClock(), throttle: LoginThrottle? = nil
+    ) {
         self.database = database
         self.directory = directory
         self.tokenLifetime = tokenLifetime
         self.clock = clock
+        self.throttle = throttle
     }
 
-    public func login(username: String, password: String) async throws -> IssuedToken {
+    /// Checks the credentials with the directory and issues a token. `clientAddress` is where the attempt
+    /// comes from (the API passes the peer address), so failures can be throttled per address too.
+    public func login(username: String, password: String, clientAddress: String? = nil) async throws -> IssuedToken {
         let username = username.trimmingCharacters(in: .whitespaces)
-        // Many directories take an empty password as an anonymous bind that "succeeds": refuse before asking.
-        guard !username.isEmpty, !password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-              username.utf8.count <= 256, password.utf8.count <= 1024 else {
-            throw SGError.unauthenticated("Wrong username or password.")
+        try await throttle?.check(username: username, address: clientAddress)
+        let account: DirectoryAccount
+        do {
+            // Many directories take an empty password as an anonymous bind that "succeeds": refuse before asking.
+            // Directories are C libraries (bcrypt, libldap) that stop at a NUL: "bob\u{0}x" logged in as bob.
+            guard !username.isEmpty, !password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+                  username.utf8.count <= 256, password.utf8.count <= 1024,
+                  !username.unicodeScalars.contains("\u{0}"), !password.unicodeScalars.contains("\u{0}") else {
+                throw SGError.unauthenticated("Wrong username or password.")
+            }
+            account = try await directory.authenticate(username: username, password: password)
+        } catch let error as SGError {
+            if case .unauthenticated = error { await throttle?.recordFailure(username: username, address: clientAddress) }
+            throw error
         }
-        let account = try await directory.authenticate(username: username, password: password)
+        await throttle?.recordSuccess(username: username)
         let now = clock.now()
         let employee: Employee
         if directory.provisionsEmployees {
-            employee = try await database.provision(account, at: now)
+            employee = try await database.provision(account, owned: directory.ownedFields, at: now)
         } else if let found = try await database.employee(username: account.username) {
             employee = found
         } else {

@@ -4,6 +4,8 @@ import Hummingbird
 import Logging
 import SGAPI
 import SGCore
+import SGLDAP
+import SGLDAPOptions
 import SGStore
 
 /// Reads configuration, opens and migrates the database, and serves the API until SIGTERM or SIGINT.
@@ -23,7 +25,7 @@ struct SGServer: AsyncParsableCommand {
     @Option(help: "SQLite database file, created and migrated on start [SG_DATABASE, default ./var/sgemployee.sqlite].")
     var database: String?
 
-    @Option(help: "Where logins are checked: local [SG_DIRECTORY, default local].")
+    @Option(help: "Where logins are checked: local (accounts in the database) or ldap (the SG_LDAP_* settings) [SG_DIRECTORY, default local].")
     var directory: String?
 
     @Option(help: "Lifetime of a bearer token in hours [SG_TOKEN_HOURS, default 12].")
@@ -35,6 +37,21 @@ struct SGServer: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error [SG_LOG_LEVEL, default info].")
     var logLevel: String?
 
+    @Option(help: "Failed logins allowed per username within the failure window [SG_LOGIN_MAX_FAILURES, default 5].")
+    var loginMaxFailures: String?
+
+    @Option(help: "Failed logins allowed per client address within the failure window [SG_LOGIN_MAX_FAILURES_PER_ADDRESS, default 20].")
+    var loginMaxFailuresPerAddress: String?
+
+    @Option(help: "Seconds a failed login counts against its username and address [SG_LOGIN_FAILURE_WINDOW, default 300].")
+    var loginFailureWindow: String?
+
+    @Option(help: "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, for throttling logins per client [SG_TRUSTED_PROXIES, default none].")
+    var trustedProxies: String?
+
+    @OptionGroup(title: "LDAP directory (with --directory ldap)")
+    var ldap: LDAPOptions
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let settings: Settings
@@ -42,8 +59,10 @@ struct SGServer: AsyncParsableCommand {
             settings = try Settings.resolve(
                 flags: [
                     "SG_HOST": host, "SG_PORT": port, "SG_DATABASE": database, "SG_DIRECTORY": directory,
-                    "SG_TOKEN_HOURS": tokenHours, "SG_LOG_LEVEL": logLevel,
-                ],
+                    "SG_TOKEN_HOURS": tokenHours, "SG_LOG_LEVEL": logLevel, "SG_LOGIN_MAX_FAILURES": loginMaxFailures,
+                    "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": loginMaxFailuresPerAddress,
+                    "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow, "SG_TRUSTED_PROXIES": trustedProxies,
+                ].merging(ldap.flags) { flag, _ in flag },
                 environment: environment)
         } catch let error as Settings.Problems {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
@@ -68,11 +87,28 @@ struct SGServer: AsyncParsableCommand {
                     say("Database already has employees; demo data not added. Demo logins, if seeded earlier: admin / admin-demo-2026, alice / alice-demo-2026.")
                 }
             }
-            let directory: any EmployeeDirectory = LocalAccountDirectory(database: database)
+            for warning in settings.warnings { logger.warning("\(warning)") }
+            let directory: any EmployeeDirectory
+            if let configuration = settings.ldap {
+                var ldapLogger = Logger(label: "sgserver.ldap")
+                ldapLogger.logLevel = settings.logLevel
+                let ldap = LDAPDirectory(configuration: configuration, logger: ldapLogger)
+                if let problem = await ldap.probe() {
+                    logger.warning("The LDAP directory cannot be used yet; logins get 503 until it can", metadata: ["error": "\(problem)"])
+                } else {
+                    logger.info("LDAP directory reachable", metadata: ["url": "\(configuration.url)"])
+                }
+                directory = ldap
+            } else {
+                directory = LocalAccountDirectory(database: database)
+            }
             let services = Services(
                 database: database,
                 holidays: HolidayService(store: database),
-                sessions: Sessions(database: database, directory: directory, tokenLifetime: settings.tokenLifetime))
+                sessions: Sessions(
+                    database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
+                    throttle: LoginThrottle(limits: settings.loginLimits)),
+                trustedProxies: settings.trustedProxies)
             let app = buildApplication(
                 configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)
             say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(directory.kind))")
@@ -91,6 +127,12 @@ struct Settings {
     var databasePath: String
     var tokenLifetime: TimeInterval
     var logLevel: Logger.Level
+    var loginLimits: LoginThrottle.Limits
+    var trustedProxies: Set<String>
+    /// The directory settings when SG_DIRECTORY is ldap.
+    var ldap: LDAPConfiguration?
+    /// Settings that work but deserve a line in the log.
+    var warnings: [String]
 
     struct Problems: Error, CustomStringConvertible {
         let messages: [String]
@@ -117,8 +159,42 @@ struct Settings {
         if databasePath.isEmpty { problems.append("SG_DATABASE / --database is empty") }
 
         let directory = value("SG_DIRECTORY") ?? "local"
-        if directory != "local" {
-            problems.append("SG_DIRECTORY / --directory '\(directory)' is not supported (supported: local)")
+        var ldap: LDAPConfiguration?
+        var warnings: [String] = []
+        switch directory {
+        case "local":
+            break
+        case "ldap":
+            let resolution = LDAPConfiguration.resolve(value: value, label: LDAPOptions.label)
+            problems += resolution.problems
+            warnings += resolution.warnings
+            ldap = resolution.configuration
+        default:
+            problems.append("SG_DIRECTORY / --directory '\(directory)' is not supported (supported: local, ldap)")
+        }
+
+        func count(_ name: String, _ flag: String, default fallback: Int) -> Int {
+            guard let text = value(name) else { return fallback }
+            guard let number = Int(text), (1...10_000).contains(number) else {
+                problems.append("\(name) / --\(flag) '\(text)' is not a number between 1 and 10000")
+                return fallback
+            }
+            return number
+        }
+        let loginLimits = LoginThrottle.Limits(
+            perUsername: count("SG_LOGIN_MAX_FAILURES", "login-max-failures", default: 5),
+            perAddress: count("SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "login-max-failures-per-address", default: 20),
+            window: Double(count("SG_LOGIN_FAILURE_WINDOW", "login-failure-window", default: 300)))
+
+        var trustedProxies = Set<String>()
+        for item in (value("SG_TRUSTED_PROXIES") ?? "").split(separator: ",") {
+            let address = item.trimmingCharacters(in: .whitespaces)
+            var buffer = [UInt8](repeating: 0, count: 16)
+            if inet_pton(AF_INET, address, &buffer) == 1 || inet_pton(AF_INET6, address, &buffer) == 1 {
+                trustedProxies.insert(address)
+            } else {
+                problems.append("SG_TRUSTED_PROXIES / --trusted-proxies '\(address)' is not an IP address")
+            }
         }
 
         var hours = 12.0
@@ -136,7 +212,9 @@ struct Settings {
         }
 
         guard problems.isEmpty else { throw Problems(messages: problems) }
-        return Settings(host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: level)
+        return Settings(
+            host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: level,
+            loginLimits: loginLimits, trustedProxies: trustedProxies, ldap: ldap, warnings: warnings)
     }
 }
 

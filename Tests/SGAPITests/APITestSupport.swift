@@ -10,13 +10,16 @@ import SGTestSupport
 /// Builds the real application over a fixture database and drives it through the router.
 struct APIHarness {
     let fixture: Fixture
+    /// Where logins are checked; nil: the fixture's local accounts.
+    var directory: (any EmployeeDirectory)? = nil
 
-    static func make(path: String? = nil) async throws -> APIHarness {
-        APIHarness(fixture: try await Fixture.make(path: path))
+    static func make(path: String? = nil, directory: (any EmployeeDirectory)? = nil) async throws -> APIHarness {
+        APIHarness(fixture: try await Fixture.make(path: path), directory: directory)
     }
 
     var services: Services {
-        Services(database: fixture.database, holidays: fixture.service, sessions: fixture.sessions())
+        let sessions = directory.map { Sessions(database: fixture.database, directory: $0, clock: fixture.clock) } ?? fixture.sessions()
+        return Services(database: fixture.database, holidays: fixture.service, sessions: sessions)
     }
 
     func run(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {
@@ -34,6 +37,7 @@ struct APIHarness {
             let body: Data
 
             var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+            var items: [[String: Any]] { json["items"] as? [[String: Any]] ?? [] }
             var isProblem: Bool { headers[.contentType] == "application/problem+json" }
             var problemType: String? { json["type"] as? String }
         }
@@ -45,6 +49,15 @@ struct APIHarness {
             if json != nil { headers[.contentType] = "application/json" }
             let response = try await client.execute(
                 uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+            return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
+        }
+
+        /// Sends raw bytes, as a photo upload does.
+        @discardableResult
+        func send(_ method: HTTPRequest.Method, _ uri: String, token: String?, bytes: [UInt8], contentType: String = "image/png") async throws -> Reply {
+            var headers: HTTPFields = [.contentType: contentType]
+            if let token { headers[.authorization] = "Bearer \(token)" }
+            let response = try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(bytes: bytes))
             return Reply(status: response.status, headers: response.headers, body: Data(response.body.readableBytesView))
         }
 

@@ -209,7 +209,7 @@ import SGTestSupport
                 (#"{"startDate":null,"endDate":"2026-08-14"}"#, .unprocessableContent, "validation-failed"),
                 (#"{"startDate":"2025-08-10","endDate":"2025-08-14"}"#, .unprocessableContent, "validation-failed"),
                 (#"{"startDate":"2026-08-10","endDate":"2026-08-14","comment":"\#(String(repeating: "x", count: 1001))"}"#, .unprocessableContent, "validation-failed"),
-                (#"{"startDate":"2026-08-10","endDate":"2026-08-14","comment":"\#(String(repeating: "x", count: 70_000))"}"#, .contentTooLarge, "payload-too-large"),
+                (#"{"startDate":"2026-08-10","endDate":"2026-08-14","comment":"\#(String(repeating: "x", count: 140_000))"}"#, .contentTooLarge, "payload-too-large"),
             ]
             for (body, status, slug) in cases {
                 let reply = try await client.call(.post, "/v1/me/holidays", token: alice, json: body)

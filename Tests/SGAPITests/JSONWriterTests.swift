@@ -69,14 +69,17 @@ import SGCore
             request: DTO.Request(request, employee: employee, viewer: admin, today: CalendarDate(iso: "2026-12-01")!),
             workingDaysByYear: [2027: 3, 2026: 3],
             history: [DTO.Event(HolidayEvent(id: 9, requestID: 7, from: nil, to: .pending, actor: "bob", actorEmployeeID: 3,
-                                             at: Date(timeIntervalSince1970: 1_790_000_000.5), note: ""))])
+                                             at: Date(timeIntervalSince1970: 1_790_000_000.5), note: ""))],
+            otherRequests: [],
+            balances: [Balance(year: 2026, allowance: 23, approved: 3, pending: 0)])
         var json = JSONWriter()
         detail.write(to: &json)
         let text = String(buffer: json.buffer)
-        #expect(text == #"{"allowedActions":["revert","cancel"],"comment":"Home, \"really\"","createdAt":"2026-09-21T14:13:20.500Z","#
+        #expect(text == #"{"allowedActions":["revert","cancel"],"balances":[{"allowance":23,"approved":3,"pending":0,"remaining":20,"year":2026}],"#
+            + #""comment":"Home, \"really\"","createdAt":"2026-09-21T14:13:20.500Z","#
             + #""decidedAt":"2026-09-21T14:15:00.000Z","decidedBy":"admin","employee":{"id":3,"name":"José","surname":"Núñez","username":"bob"},"#
             + #""employeeId":3,"endDate":"2027-01-05","history":[{"actor":"bob","at":"2026-09-21T14:13:20.500Z","from":null,"id":9,"note":"","to":"pending"}],"#
-            + #""id":7,"startDate":"2026-12-28","status":"approved","updatedAt":"2026-09-21T14:15:00.000Z","workingDays":6,"workingDaysByYear":{"2026":3,"2027":3}}"#)
+            + #""id":7,"otherRequests":[],"startDate":"2026-12-28","status":"approved","updatedAt":"2026-09-21T14:15:00.000Z","workingDays":6,"workingDaysByYear":{"2026":3,"2027":3}}"#)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(Array(parsed.keys).sorted() == parsed.keys.sorted())
     }

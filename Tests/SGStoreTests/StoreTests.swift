@@ -108,4 +108,21 @@ import SGTestSupport
         #expect(statuses == Set(HolidayStatus.allCases))
         #expect(try await DemoCompany.seedIfEmpty(database, today: Fixture.today, bcryptCost: 4) == nil)
     }
+
+    /// `make run` seeds on whatever day it is started: every day of the year boundary and a sample of the rest.
+    @Test func theDemoCompanySeedsOnAnyDay() async throws {
+        var days: [CalendarDate] = []
+        var day = Fixture.date("2026-01-01")
+        while day.year < 2030 {
+            if (day.month == 12 && day.day >= 15) || (day.month == 1 && day.day <= 10) || day.day == 13 { days.append(day) }
+            day = day.adding(days: 1)!
+        }
+        for today in days {
+            let database = try AppDatabase.inMemory()
+            let logins = try await DemoCompany.seedIfEmpty(database, today: today, bcryptCost: 4)
+            #expect(logins?.count == 12, "seeding on \(today)")
+            let statuses = Set(try await database.requests(RequestFilter(limit: 200)).items.map(\.request.status))
+            #expect(statuses == Set(HolidayStatus.allCases), "seeding on \(today)")
+        }
+    }
 }

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SGCore
+import SGLDAP
+import SGLDAPOptions
+import SGStore
+
+/// `sgadmin ldap check` and `sgadmin ldap sync`, with the server's SG_LDAP_* settings.
+struct LDAPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ldap",
+        abstract: "Check and synchronise the company LDAP directory.",
+        discussion: "Reads the same SG_LDAP_* settings as sgserver (environment, or the --ldap-* options).",
+        subcommands: [Check.self, Sync.self])
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Explain step by step what a login does for a user, without their password.",
+            discussion: "Connect, service bind, search, entry found, groups, role, and what the app holds. Exits 1 when a login would fail.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "LDAP directory") var ldap: LDAPOptions
+        @Argument(help: "The username as typed at login.") var username: String
+
+        func run() async throws {
+            try await running {
+                let directory = LDAPDirectory(configuration: try ldap.configuration(), logger: quietLogger())
+                // The app's side is optional: a check works before the database exists.
+                let database = FileManager.default.fileExists(atPath: global.databasePath) ? try? global.open() : nil
+                let report = await directory.check(username: username, database: database)
+                printOut(report.text() + "\n")
+                if !report.succeeded { throw ExitCode(1) }
+            }
+        }
+    }
+
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create or refresh an employee for every directory user; deactivate those no longer there.",
+            discussion: """
+                Users are listed with SG_LDAP_SYNC_FILTER (default: the user filter with {username} as *). \
+                Only employees the directory created are deactivated; local accounts are left alone. If the \
+                directory lists nobody, nothing is deactivated unless --allow-empty is given.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "LDAP directory") var ldap: LDAPOptions
+        @Flag(help: "Deactivate every directory employee even if the directory lists nobody.") var allowEmpty = false
+        @Flag(help: "No progress bar, even on a terminal.") var quiet = false
+
+        func run() async throws {
+            try await running {
+                let directory = LDAPDirectory(configuration: try ldap.configuration(), logger: quietLogger())
+                let database = try global.open()
+                let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) == 1)
+                let result = try await directory.sync(into: database, allowEmpty: allowEmpty) { done, total in
+                    bar.show(done, of: total)
+                }
+                bar.finish()
+                printOut("""
+                    Directory users: \(result.found). Created \(result.created), refreshed \(result.updated), \
+                    deactivated \(result.deactivated); \(result.admins) admin\(result.admins == 1 ? "" : "s").
+
+                    """)
+                for reason in result.skipped { printOut("Skipped \(reason)\n") }
+            }
+        }
+    }
+}
+
+extension LDAPOptions {
+    /// The configuration from these options and the environment, or every problem at once.
+    func configuration() throws -> LDAPConfiguration {
+        let resolution = resolve(environment: ProcessInfo.processInfo.environment)
+        guard let configuration = resolution.configuration else {
+            throw SGError.invalid(
+                field: "SG_LDAP_*",
+                message: "invalid LDAP configuration:\n" + resolution.problems.map { "  - \($0)" }.joined(separator: "\n"))
+        }
+        return configuration
+    }
+}
+
+/// The directory's own log lines would repeat what the report says; keep errors only.
+private func quietLogger() -> Logger {
+    var logger = Logger(label: "sgadmin.ldap")
+    logger.logLevel = .error
+    return logger
+}
+
+/// A one-line progress bar on standard error, redrawn in place; nothing when not on a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var drawn = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func show(_ done: Int, of total: Int) {
+        guard enabled, total > 0 else { return }
+        let width = 30
+        let filled = min(width, done * width / total)
+        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(done)/\(total)"
+        lock.withLock {
+            drawn = true
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    func finish() {
+        lock.withLock {
+            if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import SGCore
+import SGStore
+
+struct NoticeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notice", abstract: "Post, list and delete company notices.", subcommands: [Post.self, List.self, Delete.self])
+
+    struct Post: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Post a company notice for everyone.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The title (one line).") var title: String
+        @Option(help: "The text; or --body-stdin.") var body: String?
+        @Flag(help: "Read the text from standard input.") var bodyStdin = false
+        @Flag(help: "Show it above the other notices.") var pinned = false
+        @Option(help: "The last day it is shown, YYYY-MM-DD (company time zone) [default: until deleted].") var expires: String?
+
+        func run() async throws {
+            try await running {
+                let text: String
+                switch (body, bodyStdin) {
+                case (let body?, false): text = body
+                case (nil, true): text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+                default: throw SGError.invalid(field: "--body", message: "give the text with either --body or --body-stdin")
+                }
+                var expiresOn: CalendarDate?
+                if let expires {
+                    guard let date = CalendarDate(iso: expires) else {
+                        throw SGError.invalid(field: "--expires", message: "'\(expires)' is not a calendar date in the form YYYY-MM-DD")
+                    }
+                    expiresOn = date
+                }
+                let database = try global.open()
+                let notice = try await database.postNotice(
+                    NoticeDraft(title: title, body: text, pinned: pinned, expiresOn: expiresOn),
+                    by: try await global.actor(database), at: Date())
+                printOut("Posted notice \(notice.id)\(notice.pinned ? " (pinned)" : "")\(notice.expiresOn.map { ", shown through \($0)" } ?? "").\n")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List company notices, pinned first, then newest first.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Include expired notices.") var all = false
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() async throws {
+            try await running {
+                let database = try global.open()
+                let now = Date()
+                let today = try await HolidayService(store: database).today()
+                var query = NoticeQuery(viewerID: nil, includeExpired: all, limit: 200)
+                var notices: [Notice] = []
+                while true {
+                    let page = try await database.notices(query, at: now)
+                    notices += page.items
+                    guard let next = page.next else { break }
+                    query.after = next
+                }
+                printOut(Output(
+                    columns: ["id", "title", "pinned", "expires_on", "expired", "author", "created_at", "body"],
+                    rows: notices.map {
+                        [.number(Int($0.id)), .text($0.title), .text($0.pinned ? "yes" : "no"),
+                         .text($0.expiresOn?.description ?? ""), .text($0.isExpired(today: today) ? "yes" : "no"),
+                         .text($0.author), .text(Timestamp.format($0.createdAt)), .text($0.body)]
+                    }
+                ).render(format))
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a company notice.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The notice id.") var id: Int64
+
+        func run() async throws {
+            try await running {
+                let database = try global.open()
+                try await database.deleteNotice(id: id, by: try await global.actor(database))
+                printOut("Deleted notice \(id).\n")
+            }
+        }
+    }
+}
+
+struct CompanyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "company", abstract: "Show and change the company's details and settings.", subcommands: [Show.self, Change.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the company's details and settings.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() async throws {
+            try await running {
+                let company = try await HolidayService(store: try global.open()).company()
+                printOut(Output(
+                    columns: ["name", "address", "phone", "email", "website", "working_week", "default_allowance", "time_zone"],
+                    rows: [[
+                        .text(company.settings.name), .text(company.contact.address ?? ""), .text(company.contact.phone ?? ""),
+                        .text(company.contact.email ?? ""), .text(company.contact.website ?? ""),
+                        .text(company.settings.workingWeek.code), .number(company.settings.defaultAllowance),
+                        .text(company.settings.timeZoneIdentifier),
+                    ]]
+                ).render(format))
+            }
+        }
+    }
+
+    struct Change: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Change some of the company's details and settings, all at once or none.",
+            discussion: "An empty value clears the address, phone, e-mail or website.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The company's name.") var name: String?
+        @Option(help: "Postal address.") var address: String?
+        @Option(help: "Phone number.") var phone: String?
+        @Option(help: "E-mail address.") var email: String?
+        @Option(help: "Web site, https://…") var website: String?
+        @Option(help: "Working days as ISO weekday digits, 1 = Monday ... 7 = Sunday, e.g. 12345.") var workingWeek: String?
+        @Option(help: "Default allowance in working days a year.") var defaultAllowance: Int?
+        @Option(help: "Time zone for \"today\", e.g. Europe/Madrid.") var timeZone: String?
+
+        func run() async throws {
+            try await running {
+                var patch = CompanyPatch()
+                patch.name = name
+                func change(_ value: String?) -> SGCore.Change<String> {
+                    value.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
+                }
+                patch.address = change(address)
+                patch.phone = change(phone)
+                patch.email = change(email)
+                patch.website = change(website)
+                if let workingWeek {
+                    guard let week = WorkingWeek(code: workingWeek) else {
+                        throw SGError.invalid(field: "--working-week", message: "'\(workingWeek)' is not a set of ISO weekday digits 1-7, e.g. 12345")
+                    }
+                    patch.workingWeek = week
+                }
+                patch.defaultAllowance = defaultAllowance
+                patch.timeZone = timeZone
+                guard patch != CompanyPatch() else {
+                    throw SGError.invalid(field: "options", message: "nothing to change: give at least one option (see --help)")
+                }
+                let database = try global.open()
+                let company = try await HolidayService(store: database).updateCompany(patch, by: try await global.actor(database))
+                printOut("Company updated: \(company.settings.name), working week \(company.settings.workingWeek), "
+                    + "default allowance \(company.settings.defaultAllowance), time zone \(company.settings.timeZoneIdentifier).\n")
+            }
+        }
+    }
+}

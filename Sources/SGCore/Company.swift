@@ -1,0 +1,145 @@
+import Foundation
+
+/// How the company can be reached, as the clients show it. Each is nil when not given.
+public struct CompanyContact: Sendable, Equatable {
+    public var address: String?
+    public var phone: String?
+    public var email: String?
+    public var website: String?
+
+    public init(address: String? = nil, phone: String? = nil, email: String? = nil, website: String? = nil) {
+        self.address = address
+        self.phone = phone
+        self.email = email
+        self.website = website
+    }
+}
+
+/// The company as the clients see it: the settings the holiday rules use, and its contact details.
+public struct Company: Sendable, Equatable {
+    public var settings: CompanySettings
+    public var contact: CompanyContact
+
+    public init(settings: CompanySettings, contact: CompanyContact) {
+        self.settings = settings
+        self.contact = contact
+    }
+}
+
+/// A change to the company: nil (or `.keep`) leaves a field as it is. Text is raw until `CompanyRules.apply`.
+public struct CompanyPatch: Sendable, Equatable {
+    public var name: String?
+    public var address: Change<String> = .keep
+    public var phone: Change<String> = .keep
+    public var email: Change<String> = .keep
+    public var website: Change<String> = .keep
+    public var workingWeek: WorkingWeek?
+    public var defaultAllowance: Int?
+    public var timeZone: String?
+
+    public init() {}
+}
+
+public enum CompanyRules {
+    public static let maximumNameLength = 100
+    public static let maximumAddressLength = 300
+
+    /// The company after `patch`, or the first field's error. The default allowance is only range-checked
+    /// here; `HolidayService.updateCompany` checks it against the days employees already hold.
+    public static func apply(_ patch: CompanyPatch, to company: Company) throws -> Company {
+        var result = company
+        if let name = patch.name {
+            result.settings.name = try TextRules.line(name, field: "name", maximum: maximumNameLength)
+        }
+        result.contact.address = try optional(patch.address, company.contact.address) {
+            try TextRules.paragraphs($0, field: "address", maximum: maximumAddressLength)
+        }
+        result.contact.phone = try optional(patch.phone, company.contact.phone) { try TextRules.phone($0, field: "phone") }
+        result.contact.email = try optional(patch.email, company.contact.email) { try TextRules.email($0, field: "email") }
+        result.contact.website = try optional(patch.website, company.contact.website) { try TextRules.webAddress($0, field: "website") }
+        if let week = patch.workingWeek { result.settings.workingWeek = week }
+        if let days = patch.defaultAllowance {
+            guard (0...HolidayService.maximumAllowance).contains(days) else {
+                throw SGError.invalid(field: "defaultAllowance", message: "must be between 0 and \(HolidayService.maximumAllowance)")
+            }
+            result.settings.defaultAllowance = days
+        }
+        if let zone = patch.timeZone {
+            guard TimeZone(identifier: zone) != nil else {
+                throw SGError.invalid(field: "timeZone", message: "'\(zone)' is not a time zone name such as Europe/Madrid or UTC")
+            }
+            result.settings.timeZoneIdentifier = zone
+        }
+        return result
+    }
+
+    /// A working week from ISO weekday numbers (1 = Monday ... 7 = Sunday).
+    public static func workingWeek(_ days: [Int], field: String = "workingWeek") throws -> WorkingWeek {
+        guard Set(days).count == days.count, let week = WorkingWeek(weekdays: Set(days)) else {
+            throw SGError.invalid(field: field, message: "one to seven distinct ISO weekdays, 1 = Monday ... 7 = Sunday")
+        }
+        return week
+    }
+
+    private static func optional(_ change: Change<String>, _ current: String?, _ check: (String) throws -> String) throws -> String? {
+        switch change {
+        case .keep: return current
+        case .clear: return nil
+        case .set(let text):
+            // Empty text clears, as null does.
+            return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : try check(text)
+        }
+    }
+}
+
+public enum DevicePlatform: String, Sendable, Codable, CaseIterable {
+    case ios, android
+}
+
+/// A phone or tablet that wants push notifications for an employee.
+public struct Device: Sendable, Equatable {
+    public var token: String
+    public var platform: DevicePlatform
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(token: String, platform: DevicePlatform, createdAt: Date, updatedAt: Date) {
+        self.token = token
+        self.platform = platform
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// An employee's notification settings and the devices that will receive them.
+public struct NotificationSettings: Sendable, Equatable {
+    public var notifications: Bool
+    public var devices: [Device]
+
+    public init(notifications: Bool, devices: [Device]) {
+        self.notifications = notifications
+        self.devices = devices
+    }
+}
+
+public enum DeviceRules {
+    public static let maximumTokenLength = 4096
+
+    /// A push token as APNs and FCM issue them: letters, digits and `-_.:~` (so it can also sit in a URL path).
+    public static func token(_ text: String) throws -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:~")
+        guard (8...maximumTokenLength).contains(text.count), text.allSatisfy(allowed.contains) else {
+            throw SGError.invalid(
+                field: "token", message: "8 to \(maximumTokenLength) characters from letters, digits and - _ . : ~ (the token the platform issued)")
+        }
+        return text
+    }
+
+    public static func platform(_ text: String) throws -> DevicePlatform {
+        guard let platform = DevicePlatform(rawValue: text) else {
+            throw SGError.invalid(
+                field: "platform", message: "'\(text)' is not one of \(DevicePlatform.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return platform
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Slows down password guessing: after too many failed logins for one username, or from one client address,
+/// within a sliding window, further attempts are refused with `SGError.tooManyAttempts` (429, Retry-After)
+/// before the directory is asked at all.
+///
+/// Only wrong-credential failures count; an unreachable directory does not. A successful login clears its
+/// username's failures but not its address's, so one valid account cannot be used to reset the address limit.
+public actor LoginThrottle {
+    public struct Limits: Sendable, Equatable {
+        /// Failed logins allowed per username within `window`.
+        public var perUsername: Int
+        /// Failed logins allowed per client address within `window`.
+        public var perAddress: Int
+        public var window: TimeInterval
+
+        public init(perUsername: Int = 5, perAddress: Int = 20, window: TimeInterval = 300) {
+            self.perUsername = max(1, perUsername)
+            self.perAddress = max(1, perAddress)
+            self.window = max(1, window)
+        }
+    }
+
+    public let limits: Limits
+    private let clock: any NowProvider
+    /// Failure instants per key, oldest first, none older than `window`.
+    private var failures: [String: [Date]] = [:]
+    /// Upper bound on remembered keys, so a flood of distinct usernames cannot grow memory without limit.
+    private let maximumKeys: Int
+
+    public init(limits: Limits = Limits(), clock: any NowProvider = SystemClock(), maximumKeys: Int = 50_000) {
+        self.limits = limits
+        self.clock = clock
+        self.maximumKeys = max(2, maximumKeys)
+    }
+
+    /// Throws `SGError.tooManyAttempts` when the username or the address has used up its failures.
+    public func check(username: String, address: String?) throws {
+        let now = clock.now()
+        var wait = 0
+        for (key, limit) in keys(username: username, address: address) {
+            guard let times = prune(key, now: now), times.count >= limit else { continue }
+            let freedAt = times[times.count - limit].addingTimeInterval(limits.window)
+            wait = max(wait, Int(freedAt.timeIntervalSince(now).rounded(.up)))
+        }
+        if wait > 0 {
+            throw SGError.tooManyAttempts(
+                "Too many failed logins. Wait \(wait) second\(wait == 1 ? "" : "s") before trying again.",
+                retryAfterSeconds: wait)
+        }
+    }
+
+    public func recordFailure(username: String, address: String?) {
+        let now = clock.now()
+        if failures.count >= maximumKeys { sweep(now: now) }
+        for (key, limit) in keys(username: username, address: address) {
+            var times = prune(key, now: now) ?? []
+            times.append(now)
+            // Only the newest `limit` failures decide anything.
+            if times.count > limit { times.removeFirst(times.count - limit) }
+            failures[key] = times
+        }
+    }
+
+    public func recordSuccess(username: String) {
+        failures[Self.usernameKey(username)] = nil
+    }
+
+    private func keys(username: String, address: String?) -> [(String, Int)] {
+        var keys = [(Self.usernameKey(username), limits.perUsername)]
+        if let address, !address.isEmpty { keys.append(("a:" + address, limits.perAddress)) }
+        return keys
+    }
+
+    /// Directories compare usernames without regard to case, so the throttle does too.
+    private static func usernameKey(_ username: String) -> String { "u:" + username.lowercased() }
+
+    private func prune(_ key: String, now: Date) -> [Date]? {
+        guard var times = failures[key] else { return nil }
+        let cutoff = now.addingTimeInterval(-limits.window)
+        times.removeAll { $0 <= cutoff }
+        failures[key] = times.isEmpty ? nil : times
+        return times.isEmpty ? nil : times
+    }
+
+    private func sweep(now: Date) {
+        let cutoff = now.addingTimeInterval(-limits.window)
+        failures = failures.filter { $0.value.last.map { $0 > cutoff } ?? false }
+        // Still full of live keys: forget the oldest half rather than grow.
+        if failures.count >= maximumKeys {
+            let oldestFirst = failures.sorted { ($0.value.last ?? .distantPast) < ($1.value.last ?? .distantPast) }
+            for (key, _) in oldestFirst.prefix(failures.count / 2) { failures[key] = nil }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// The fields of an employee's profile, named as in the API.
+public enum ProfileField: String, Sendable, CaseIterable, Codable, Comparable {
+    case name, surname, email, position, birthDate, phone, twitter, linkedin
+
+    /// What an employee may change about themself, unless their directory holds it.
+    public static let employeeEditable: [ProfileField] = [.name, .surname, .position, .birthDate, .phone, .twitter, .linkedin]
+
+    public static func < (lhs: ProfileField, rhs: ProfileField) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// The current version of an employee's photo: its ETag (a digest of the bytes) changes with every new photo.
+public struct PhotoVersion: Sendable, Equatable {
+    public var etag: String
+    public var contentType: String
+
+    public init(etag: String, contentType: String) {
+        self.etag = etag
+        self.contentType = contentType
+    }
+}
+
+/// Everything the clients show about an employee. `birthDate` is private to the employee.
+public struct Profile: Sendable, Equatable {
+    public var employee: Employee
+    public var position: String?
+    public var birthDate: CalendarDate?
+    public var phone: String?
+    public var twitter: String?
+    public var linkedin: String?
+    public var photo: PhotoVersion?
+
+    public init(
+        employee: Employee, position: String? = nil, birthDate: CalendarDate? = nil, phone: String? = nil,
+        twitter: String? = nil, linkedin: String? = nil, photo: PhotoVersion? = nil
+    ) {
+        self.employee = employee
+        self.position = position
+        self.birthDate = birthDate
+        self.phone = phone
+        self.twitter = twitter
+        self.linkedin = linkedin
+        self.photo = photo
+    }
+}
+
+/// A partial update of a profile as received, not yet checked. Text is raw; `ProfileRules.apply` checks it.
+public struct ProfilePatch: Sendable, Equatable {
+    public var name: Change<String> = .keep
+    public var surname: Change<String> = .keep
+    public var position: Change<String> = .keep
+    public var birthDate: Change<String> = .keep
+    public var phone: Change<String> = .keep
+    public var twitter: Change<String> = .keep
+    public var linkedin: Change<String> = .keep
+
+    public init() {}
+}
+
+/// The profile rules: what each field accepts, and that fields the directory holds are not changed here.
+public enum ProfileRules {
+    public static let maximumNameLength = 100
+    public static let maximumPositionLength = 100
+    public static let earliestBirthYear = 1900
+
+    /// The profile after `patch`, or the first field's error. `owned` are the fields the directory holds
+    /// (`EmployeeDirectory.ownedFields`); sending them unchanged is allowed, so a client may send its whole form.
+    public static func apply(
+        _ patch: ProfilePatch, to current: Profile, owned: Set<ProfileField>, directoryKind: String, today: CalendarDate
+    ) throws -> Profile {
+        var profile = current
+
+        func ownedCheck(_ field: ProfileField, _ new: String?, _ old: String?) throws {
+            if owned.contains(field) && new != old {
+                throw SGError.invalid(
+                    field: field.rawValue,
+                    message: "is held by the company directory (\(directoryKind)) and cannot be changed here; "
+                        + "it changes in the directory and shows at the next login")
+            }
+        }
+
+        for (field, change, keyPath) in [
+            (ProfileField.name, patch.name, \Employee.name), (ProfileField.surname, patch.surname, \Employee.surname),
+        ] {
+            switch change {
+            case .keep: break
+            case .clear: throw SGError.invalid(field: field.rawValue, message: "cannot be removed")
+            case .set(let text):
+                let value = try TextRules.line(text, field: field.rawValue, maximum: maximumNameLength)
+                try ownedCheck(field, value, current.employee[keyPath: keyPath])
+                profile.employee[keyPath: keyPath] = value
+            }
+        }
+
+        profile.position = try optional(patch.position, current.position) {
+            try TextRules.optionalLine($0, field: "position", maximum: maximumPositionLength)
+        }
+        try ownedCheck(.position, profile.position, current.position)
+
+        switch patch.birthDate {
+        case .keep: break
+        case .clear: profile.birthDate = nil
+        case .set(let text):
+            // Exactly YYYY-MM-DD, as the contract's `format: date` says (empty text clears, as null does).
+            if text.isEmpty {
+                profile.birthDate = nil
+                break
+            }
+            guard let date = CalendarDate(iso: text) else {
+                throw SGError.invalid(field: "birthDate", message: "'\(text)' is not a calendar date in the form YYYY-MM-DD")
+            }
+            guard date <= today else {
+                throw SGError.invalid(field: "birthDate", message: "\(date) is in the future (today is \(today))")
+            }
+            guard date.year >= earliestBirthYear else {
+                throw SGError.invalid(field: "birthDate", message: "\(date) is before \(earliestBirthYear)")
+            }
+            profile.birthDate = date
+        }
+        try ownedCheck(.birthDate, profile.birthDate?.description, current.birthDate?.description)
+
+        profile.phone = try optional(patch.phone, current.phone) { try TextRules.phone($0, field: "phone") }
+        try ownedCheck(.phone, profile.phone, current.phone)
+        profile.twitter = try optional(patch.twitter, current.twitter, twitterHandle)
+        try ownedCheck(.twitter, profile.twitter, current.twitter)
+        profile.linkedin = try optional(patch.linkedin, current.linkedin) {
+            try TextRules.webAddress($0, field: "linkedin", hosts: ["linkedin.com"])
+        }
+        try ownedCheck(.linkedin, profile.linkedin, current.linkedin)
+        return profile
+    }
+
+    /// A Twitter/X handle, stored without '@': "@ada", "ada" or "https://x.com/ada" all give "ada".
+    public static func twitterHandle(_ text: String) throws -> String? {
+        var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if value.isEmpty { return nil }
+        for prefix in ["https://", "http://", "www.", "twitter.com/", "x.com/", "mobile.twitter.com/"] where value.lowercased().hasPrefix(prefix) {
+            value = String(value.dropFirst(prefix.count))
+        }
+        if value.hasPrefix("@") { value.removeFirst() }
+        if value.hasSuffix("/") { value.removeLast() }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+        guard (1...15).contains(value.count), value.allSatisfy(allowed.contains) else {
+            throw SGError.invalid(field: "twitter", message: "'\(text)' is not a Twitter handle: 1 to 15 letters, digits or '_', with or without '@'")
+        }
+        return value
+    }
+
+    /// The fields `owned` leaves to the employee, in API order.
+    public static func editableFields(owned: Set<ProfileField>) -> [ProfileField] {
+        ProfileField.employeeEditable.filter { !owned.contains($0) }
+    }
+
+    /// Empty text clears an optional field, as `null` does.
+    private static func optional(_ change: Change<String>, _ current: String?, _ check: (String) throws -> String?) throws -> String? {
+        switch change {
+        case .keep: current
+        case .clear: nil
+        case .set(let text): text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : try check(text)
+        }
+    }
+}

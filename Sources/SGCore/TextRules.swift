@@ -1,0 +1,146 @@
+import Foundation
+
+/// A field of a partial update: left as it is, cleared, or set. JSON: key absent, `null`, or a value.
+public enum Change<Value: Sendable & Equatable>: Sendable, Equatable {
+    case keep
+    case clear
+    case set(Value)
+
+    /// The field after the change.
+    public func applied(to current: Value?) -> Value? {
+        switch self {
+        case .keep: current
+        case .clear: nil
+        case .set(let value): value
+        }
+    }
+}
+
+/// Checks for the free text people type into profiles, notices and company details. Each returns the value as
+/// stored (trimmed) or throws `SGError.invalid` naming the field.
+public enum TextRules {
+    /// Whether `text` as sent fits `maximum` characters, counted as the API contract's `maxLength` counts them:
+    /// Unicode code points, before trimming. (Grapheme clusters after trimming let texts through that the
+    /// contract refuses, e.g. 101 accented letters written with combining marks in a 100-character field.)
+    public static func fits(_ text: String, _ maximum: Int) -> Bool {
+        text.unicodeScalars.count <= maximum
+    }
+
+    /// One line of text: trimmed, 1...`maximum` characters, no control characters.
+    public static func line(_ text: String, field: String, maximum: Int) throws -> String {
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !value.isEmpty, fits(text, maximum), !value.unicodeScalars.contains(where: isControl) else {
+            throw SGError.invalid(field: field, message: "1 to \(maximum) characters on one line, no control characters")
+        }
+        return value
+    }
+
+    /// An optional line: empty text means "not given" (nil).
+    public static func optionalLine(_ text: String, field: String, maximum: Int) throws -> String? {
+        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : try line(text, field: field, maximum: maximum)
+    }
+
+    /// Several lines (line breaks and tabs allowed): trimmed, 1...`maximum` characters.
+    public static func paragraphs(_ text: String, field: String, maximum: Int) throws -> String {
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let allowed: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
+        guard !value.isEmpty, fits(text, maximum),
+              !value.unicodeScalars.contains(where: { isControl($0) && !allowed.contains($0) }) else {
+            throw SGError.invalid(field: field, message: "1 to \(maximum) characters, no control characters other than line breaks and tabs")
+        }
+        return value
+    }
+
+    public static func isPlausibleEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return fits(text, 254) && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
+            && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
+            && !text.contains(where: { $0.isWhitespace || $0.isNewline })
+    }
+
+    public static func email(_ text: String, field: String) throws -> String {
+        let value = text.trimmingCharacters(in: .whitespaces)
+        guard fits(text, 254), isPlausibleEmail(value) else { throw SGError.invalid(field: field, message: "'\(value)' is not an e-mail address") }
+        return value
+    }
+
+    public static let maximumPhoneDigits = 15  // E.164
+
+    /// A phone number as people write it: an optional leading '+', then digits with spaces, '-', '.', '/' or
+    /// parentheses between them; 5 to 15 digits.
+    public static func phone(_ text: String, field: String) throws -> String {
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let separators = Set(" -./()")
+        var digits = 0
+        var wellFormed = !value.isEmpty && fits(text, 30)
+        for (index, character) in value.enumerated() {
+            if character.isASCII, character.isNumber {
+                digits += 1
+            } else if character == "+" {
+                if index != 0 { wellFormed = false }
+            } else if !separators.contains(character) {
+                wellFormed = false
+            }
+        }
+        guard wellFormed, (5...maximumPhoneDigits).contains(digits) else {
+            throw SGError.invalid(
+                field: field,
+                message: "'\(value)' is not a phone number: use digits with an optional leading '+' (5 to \(maximumPhoneDigits) digits; spaces, '-', '.', '/' and parentheses allowed)")
+        }
+        return value
+    }
+
+    /// An absolute http(s) URL with a host, at most 300 characters; `hosts`, when given, are the domains allowed.
+    public static func webAddress(_ text: String, field: String, hosts: [String]? = nil) throws -> String {
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        func refuse(_ why: String) -> SGError { SGError.invalid(field: field, message: "'\(value)' \(why)") }
+        guard fits(text, 300), !value.contains(where: { $0.isWhitespace || $0.isNewline }),
+              let components = URLComponents(string: value), let scheme = components.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", let host = components.host?.lowercased(), host.contains("."),
+              components.user == nil, components.password == nil
+        else { throw refuse("is not a web address: use https://host/path, at most 300 characters") }
+        if let hosts, !hosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) {
+            throw refuse("is not an address on \(hosts.joined(separator: " or "))")
+        }
+        return value
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        // Zero-width joiners and non-joiners belong to emoji and to some scripts' spelling.
+        case .control, .format, .lineSeparator, .paragraphSeparator: scalar != "\u{200D}" && scalar != "\u{200C}"
+        default: false
+        }
+    }
+}
+
+/// Folds text for search and sorting: case, accents and compatibility forms are ignored, so "jose" finds "José"
+/// and "Ñandú" sorts with "Nandu". The store registers this as the SQL function `sg_fold`.
+public enum TextFolding {
+    public static func fold(_ text: String) -> String {
+        // Most names and e-mail addresses are ASCII: lowercase them without Unicode machinery.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
+        }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.decomposedStringWithCompatibilityMapping.lowercased().unicodeScalars {
+            if scalar.properties.generalCategory == .nonspacingMark { continue }
+            if let replacement = letters[scalar] {
+                scalars.append(contentsOf: replacement.unicodeScalars)
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    /// Letters that are not a base letter plus a mark, and so survive decomposition.
+    private static let letters: [Unicode.Scalar: String] = [
+        "ß": "ss", "ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h",
+    ]
+
+    /// The words of a search, folded; empty words dropped.
+    public static func terms(_ query: String) -> [String] {
+        fold(query).split(whereSeparator: { $0.isWhitespace }).map(String.init)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import SGAPI
+import SGCore
+import SGStore
+import SGTestSupport
+
+/// Every operation × every kind of caller, through the real router, each cell on a fresh company:
+///
+/// - `none`: no Authorization header
+/// - `owner`: alice, employee `{alice}`, who owns the requests `{pending}` and `{approved}`, the personal notice
+///   `{personalNotice}` (about the approval), the device `{device}` and a photo; `{companyNotice}` is admin's
+/// - `other`: bob, another employee
+/// - `admin`: admin
+/// - `gone`: carol's token from before she was deactivated
+///
+/// To extend: add a row. `everyRouteHasARow` fails until every route the router serves has one.
+@Suite struct AccessMatrixTests {
+    static let rows: [Row] = [
+        //                                                                          none owner other admin gone
+        Row(.get, "/v1/health",                                                     200, 200, 200, 200, 200),
+        Row(.post, "/v1/auth/login", body: Body.aliceLogin,                         200, 200, 200, 200, 200),
+        Row(.post, "/v1/auth/login", body: Body.carolLogin,                         403, 403, 403, 403, 403),
+        Row(.post, "/v1/auth/logout",                                               401, 204, 204, 204, 401),
+        Row(.get, "/v1/me",                                                         401, 200, 200, 200, 401),
+        Row(.get, "/v1/me/holidays",                                                401, 200, 200, 200, 401),
+        Row(.post, "/v1/me/holidays", body: Body.newHoliday,                        401, 201, 201, 201, 401),
+        Row(.get, "/v1/holidays",                                                   401, 403, 403, 200, 401),
+        Row(.get, "/v1/holidays/{pending}",                                         401, 200, 404, 200, 401),
+        Row(.post, "/v1/holidays/{pending}/approve",                                401, 403, 403, 200, 401),
+        Row(.post, "/v1/holidays/{pending}/reject", body: Body.reason,              401, 403, 403, 200, 401),
+        Row(.post, "/v1/holidays/{approved}/revert",                                401, 403, 403, 200, 401),
+        Row(.post, "/v1/holidays/{pending}/cancel",                                 401, 200, 404, 200, 401),
+        Row(.post, "/v1/holidays/{approved}/cancel",                                401, 200, 404, 200, 401),
+        Row(.put, "/v1/employees/{alice}/allowances/2026", body: Body.days,         401, 403, 403, 200, 401),
+        Row(.get, "/v1/employees/{alice}/balance",                                  401, 200, 403, 200, 401),
+        Row(.get, "/v1/public-holidays",                                            401, 200, 200, 200, 401),
+        Row(.patch, "/v1/me", body: Body.profile,                                   401, 200, 200, 200, 401),
+        Row(.put, "/v1/me/photo", body: Body.photo,                                 401, 200, 200, 200, 401),
+        Row(.delete, "/v1/me/photo",                                                401, 204, 204, 204, 401),
+        Row(.get, "/v1/me/settings",                                                401, 200, 200, 200, 401),
+        Row(.put, "/v1/me/settings", body: Body.settings,                           401, 200, 200, 200, 401),
+        Row(.post, "/v1/me/devices", body: Body.device,                             401, 201, 201, 201, 401),
+        Row(.delete, "/v1/me/devices/{device}",                                     401, 204, 404, 404, 401),
+        Row(.get, "/v1/employees",                                                  401, 200, 200, 200, 401),
+        Row(.get, "/v1/employees/{alice}",                                          401, 200, 200, 200, 401),
+        Row(.get, "/v1/employees/{alice}/photo",                                    401, 200, 200, 200, 401),
+        Row(.get, "/v1/employees/{alice}/holidays",                                 401, 200, 403, 200, 401),
+        Row(.get, "/v1/notices",                                                    401, 200, 200, 200, 401),
+        Row(.get, "/v1/notices?includeExpired=true",                                401, 403, 403, 200, 401),
+        Row(.post, "/v1/notices", body: Body.notice,                                401, 403, 403, 201, 401),
+        Row(.get, "/v1/notices/{companyNotice}",                                    401, 200, 200, 200, 401),
+        Row(.get, "/v1/notices/{personalNotice}",                                   401, 200, 404, 404, 401),
+        Row(.patch, "/v1/notices/{companyNotice}", body: Body.pin,                  401, 403, 403, 200, 401),
+        Row(.delete, "/v1/notices/{companyNotice}",                                 401, 403, 403, 204, 401),
+        Row(.post, "/v1/notices/{personalNotice}/read",                             401, 200, 404, 404, 401),
+        Row(.delete, "/v1/notices/{personalNotice}/read",                           401, 200, 404, 404, 401),
+        Row(.get, "/v1/company",                                                    401, 200, 200, 200, 401),
+        Row(.put, "/v1/company", body: Body.company,                                401, 403, 403, 200, 401),
+    ]
+
+    enum Caller: String, CaseIterable, Sendable {
+        case none, owner, other, admin, gone
+    }
+
+    /// What a row sends: a JSON text, or (`photo`) a PNG's bytes.
+    enum Body {
+        static let aliceLogin = #"{"username":"alice","password":"\#(Fixture.password)"}"#
+        static let carolLogin = #"{"username":"carol","password":"\#(Fixture.password)"}"#
+        static let newHoliday = #"{"startDate":"2026-06-01","endDate":"2026-06-03","comment":"matrix"}"#
+        static let reason = #"{"reason":"Audit week"}"#
+        static let days = #"{"days":30}"#
+        static let profile = #"{"position":"Tester","phone":"+34 600 000 000"}"#
+        static let photo = "<png>"
+        static let settings = #"{"notifications":true}"#
+        static let device = #"{"token":"matrix-device-0001","platform":"ios"}"#
+        static let notice = #"{"title":"Matrix","body":"Posted by the access matrix."}"#
+        static let pin = #"{"pinned":true}"#
+        static let company = #"{"name":"Matrix S.L.","workingWeek":[1,2,3,4,5],"defaultAllowance":25,"timeZone":"UTC"}"#
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        let method: HTTPRequest.Method
+        let path: String
+        let body: String?
+        let expected: [Caller: Int]
+
+        init(_ method: HTTPRequest.Method, _ path: String, body: String? = nil, _ none: Int, _ owner: Int, _ other: Int, _ admin: Int, _ gone: Int) {
+            self.method = method
+            self.path = path
+            self.body = body
+            self.expected = [.none: none, .owner: owner, .other: other, .admin: admin, .gone: gone]
+        }
+
+        var testDescription: String { "\(method) \(path)\(body.map { " " + $0 } ?? "")" }
+
+        /// The route this row exercises, as the router names it: placeholders and numbers become parameters.
+        var route: String {
+            let segments = path.split(separator: "?")[0].split(separator: "/").map { segment -> String in
+                if segment == "{device}" { return "{token}" }
+                if segment.hasPrefix("{") { return "{id}" }
+                if segment.allSatisfy(\.isNumber) { return "{year}" }
+                return String(segment)
+            }
+            return "\(method.rawValue) /" + segments.joined(separator: "/")
+        }
+    }
+
+    @Test(arguments: rows)
+    func callersGetTheExpectedStatus(_ row: Row) async throws {
+        for caller in Caller.allCases {
+            let h = try await APIHarness.make()
+            let hash = try await Passwords.hash(Fixture.password, cost: 4)
+            _ = try await h.fixture.database.addEmployee(NewEmployee(
+                username: "carol", name: "Carol", surname: "Gone", email: "carol@example.com", isAdmin: false, passwordHash: hash))
+            try await h.run { client in
+                let alice = try await client.login("alice")
+                let admin = try await client.login("admin")
+                let pending = try #require(try await client.create(alice, Fixture.date("2026-04-06"), Fixture.date("2026-04-08")).json["id"] as? Int)
+                let approved = try #require(try await client.create(alice, Fixture.date("2026-05-04"), Fixture.date("2026-05-06")).json["id"] as? Int)
+                #expect(try await client.call(.post, "/v1/holidays/\(approved)/approve", token: admin).status == .ok)
+                let personalNotice = try #require(
+                    try await client.call(.get, "/v1/notices", token: alice).items.first { $0["kind"] as? String == "personal" }?["id"] as? Int)
+                let companyNotice = try #require(
+                    try await client.call(.post, "/v1/notices", token: admin, json: Body.notice).json["id"] as? Int)
+                let device = "alice-device-0001"
+                #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: #"{"token":"\#(device)","platform":"android"}"#).status == .created)
+                #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.png()).status == .ok)
+                let carol = try await client.login("carol")
+                _ = try await h.fixture.database.deactivateEmployee(username: "carol")
+
+                let token: String? = switch caller {
+                case .none: nil
+                case .owner: alice
+                case .other: try await client.login("bob")
+                case .admin: admin
+                case .gone: carol
+                }
+                let path = row.path
+                    .replacingOccurrences(of: "{pending}", with: String(pending))
+                    .replacingOccurrences(of: "{approved}", with: String(approved))
+                    .replacingOccurrences(of: "{alice}", with: String(h.fixture.alice.id))
+                    .replacingOccurrences(of: "{personalNotice}", with: String(personalNotice))
+                    .replacingOccurrences(of: "{companyNotice}", with: String(companyNotice))
+                    .replacingOccurrences(of: "{device}", with: device)
+                let reply = row.body == Body.photo
+                    ? try await client.send(row.method, path, token: token, bytes: TestImages.png())
+                    : try await client.call(row.method, path, token: token, json: row.body)
+                #expect(Int(reply.status.code) == row.expected[caller], "\(row.testDescription) as \(caller): \(String(decoding: reply.body, as: UTF8.self))")
+                if reply.status.code >= 400 {
+                    #expect(reply.isProblem, "\(row.testDescription) as \(caller)")
+                }
+            }
+        }
+    }
+
+    @Test func everyRouteHasARow() async throws {
+        let served = try await ContractTests.servedOperations()
+        let covered = Set(Self.rows.map(\.route))
+        #expect(served.subtracting(covered).sorted() == [], "routes without a row in the access matrix")
+        #expect(covered.subtracting(served).sorted() == [], "rows for routes the router does not serve")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import SGCore
+import SGStore
+import SGTestSupport
+
+@Suite(.serialized) struct PeopleAdminTests {
+    @Test func postsListsAndDeletesNotices() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let tomorrow = f.day(1)
+
+        let post = try cli.run(["notice", "post", "--title", "Fire drill", "--body", "At 11:00, =all= floors", "--pinned", "--expires", "\(tomorrow)"])
+        #expect(post.status == 0, "\(post.stderr)")
+        #expect(post.stdout.contains("Posted notice 1 (pinned), shown through \(tomorrow)."))
+        let fromStdin = try cli.run(["notice", "post", "--title", "Canteen", "--body-stdin", "--as", "admin2"], stdin: "Closed on Friday.\nSorry!\n")
+        #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
+
+        // The API's board shows what the operator posted, with the same rules.
+        let board = try await f.database.notices(NoticeQuery(viewerID: f.alice.id), at: Date())
+        #expect(board.items.map(\.title) == ["Fire drill", "Canteen"])
+        #expect(board.items[0].author == "operator (sgadmin)" && board.items[1].author == "admin2")
+        #expect(board.items[1].body == "Closed on Friday.\nSorry!")
+
+        let list = try cli.run(["notice", "list", "--format", "csv"])
+        #expect(list.status == 0)
+        #expect(list.stdout.hasPrefix("id,title,pinned,expires_on,expired,author,created_at,body\r\n1,Fire drill,yes,\(tomorrow),no,operator (sgadmin),"))
+        #expect(list.stdout.contains("'=all= floors") == false && list.stdout.contains("\"At 11:00, =all= floors\""))
+
+        for arguments in [
+            ["notice", "post", "--title", "", "--body", "x"],
+            ["notice", "post", "--title", "Late", "--body", "x", "--expires", "\(f.day(-1))"],
+            ["notice", "post", "--title", "Bad", "--body", "x", "--expires", "tomorrow"],
+            ["notice", "post", "--title", "None"],
+            ["notice", "post", "--title", "Both", "--body", "x", "--body-stdin"],
+            ["notice", "post", "--title", "As alice", "--body", "x", "--as", "alice"],
+        ] {
+            let result = try cli.run(arguments, stdin: "text")
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.hasPrefix("sgadmin: "), "\(arguments)")
+        }
+        #expect(try await f.count("notices") == 2)
+
+        #expect(try cli.run(["notice", "delete", "1"]).stdout == "Deleted notice 1.\n")
+        let again = try cli.run(["notice", "delete", "1"])
+        #expect(again.status == 1 && again.stderr.contains("Company notice 1 does not exist"))
+        let json = try cli.run(["notice", "list", "--all", "--format", "json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["title"] as? String } == ["Canteen"])
+    }
+
+    @Test func personalNoticesCannotBeDeletedFromTheHost() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let request = try await f.service.createRequest(for: f.alice.id, start: f.weekday(14), end: f.weekday(14), comment: "", actor: f.alice.actor)
+        #expect(try cli.run(["approve", "\(request.id)"]).status == 0)
+        let board = try await f.database.notices(NoticeQuery(viewerID: f.alice.id), at: Date())
+        #expect(board.items.first?.author == "operator (sgadmin)" && board.items.first?.transition?.to == .approved)
+        #expect(try cli.run(["notice", "list"]).stdout.split(separator: "\n").count == 1)  // the header: company notices only
+        #expect(try cli.run(["notice", "delete", "\(board.items[0].id)"]).status == 1)
+    }
+
+    @Test func showsAndChangesTheCompanyAllOrNothing() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let start = f.weekday(14)
+        _ = try await f.service.createRequest(for: f.alice.id, start: start, end: start, comment: "", actor: f.alice.actor)
+
+        let set = try cli.run([
+            "company", "set", "--name", "Acme S.L.", "--address", "Calle Mayor 1, Madrid", "--phone", "+34 910 000 000",
+            "--email", "hello@acme.example", "--website", "https://acme.example", "--working-week", "1234",
+            "--default-allowance", "25", "--time-zone", "Europe/Madrid",
+        ])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout == "Company updated: Acme S.L., working week Mon,Tue,Wed,Thu, default allowance 25, time zone Europe/Madrid.\n")
+        let show = try cli.run(["company", "show", "--format", "csv"])
+        // A leading '+' gets a quote mark in CSV, as in every export, so a spreadsheet does not read a formula.
+        #expect(show.stdout == "name,address,phone,email,website,working_week,default_allowance,time_zone\r\n"
+                + "Acme S.L.,\"Calle Mayor 1, Madrid\",'+34 910 000 000,hello@acme.example,https://acme.example,1234,25,Europe/Madrid\r\n")
+
+        // One bad option: nothing changes, and the message names it.
+        for (arguments, says) in [
+            (["--name", "Other", "--website", "acme"], "website"),
+            (["--name", "Other", "--default-allowance", "0"], "already hold more than 0 days"),
+            (["--name", "Other", "--working-week", "89"], "--working-week"),
+            (["--name", "Other", "--time-zone", "Nowhere/Land"], "timeZone"),
+            ([], "nothing to change"),
+            (["--name", "Other", "--as", "bob"], "not an active admin"),
+        ] {
+            let result = try cli.run(["company", "set"] + arguments)
+            #expect(result.status == 1 && result.stderr.contains(says), "\(arguments): \(result.stderr)")
+        }
+        let company = try await f.service.company()
+        #expect(company.settings.name == "Acme S.L." && company.settings.defaultAllowance == 25 && company.contact.website == "https://acme.example")
+
+        // An empty value clears an optional detail.
+        #expect(try cli.run(["company", "set", "--website", ""]).status == 0)
+        #expect(try await f.service.company().contact.website == nil)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import SGLDAP
+import Testing
+
+@Suite("SG_LDAP_* settings")
+struct LDAPConfigurationTests {
+    static func resolve(_ settings: [String: String]) -> LDAPConfiguration.Resolution {
+        LDAPConfiguration.resolve(value: { settings[$0] }, label: { "\($0) / --\($0.dropFirst(3).lowercased().replacingOccurrences(of: "_", with: "-"))" })
+    }
+
+    @Test("the minimum: URL, base, service account; inetOrgPerson defaults")
+    func minimal() throws {
+        let resolution = Self.resolve([
+            "SG_LDAP_URL": "ldaps://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com",
+            "SG_LDAP_BIND_DN": "cn=svc,dc=example,dc=com", "SG_LDAP_BIND_PASSWORD": "pw",
+        ])
+        #expect(resolution.problems.isEmpty)
+        let configuration = try #require(resolution.configuration)
+        #expect(configuration.mode == .searchThenBind(filter: "(uid={username})"))
+        #expect(configuration.attributes == LDAPConfiguration.Attributes())
+        #expect(configuration.attributes.all == ["uid", "givenName", "sn", "cn", "mail", "title", "telephoneNumber"])
+        #expect(configuration.timeout == 3)
+        #expect(configuration.connectTimeout == 3)
+        #expect(configuration.tls.verifyCertificates)
+        #expect(configuration.admin == nil)
+        #expect(configuration.scope == .sub)
+        #expect(!configuration.sendsPasswordsInClear)
+    }
+
+    @Test("an Active Directory setup")
+    func activeDirectory() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sg-bind-\(UUID().uuidString)")
+        try "s3cret-from-file\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let resolution = Self.resolve([
+            "SG_LDAP_URL": "ldap://dc1.corp.example.com ldap://dc2.corp.example.com",
+            "SG_LDAP_START_TLS": "true",
+            "SG_LDAP_BASE_DN": "OU=Staff,DC=corp,DC=example,DC=com",
+            "SG_LDAP_BIND_DN": "CN=svc-holidays,OU=Service Accounts,DC=corp,DC=example,DC=com",
+            "SG_LDAP_BIND_PASSWORD_FILE": file.path,
+            "SG_LDAP_USER_FILTER": "(&(objectCategory=person)(objectClass=user)(sAMAccountName={username}))",
+            "SG_LDAP_ATTR_USERNAME": "sAMAccountName",
+            "SG_LDAP_ADMIN_GROUP": "CN=Holiday Admins,OU=Groups,DC=corp,DC=example,DC=com",
+            "SG_LDAP_MEMBER_OF_ATTRIBUTE": "memberOf",
+            "SG_LDAP_TIMEOUT": "2.5",
+        ])
+        #expect(resolution.problems.isEmpty)
+        let configuration = try #require(resolution.configuration)
+        #expect(configuration.bindPassword == "s3cret-from-file")
+        #expect(configuration.admin == .memberOf(attribute: "memberOf", groupDN: "CN=Holiday Admins,OU=Groups,DC=corp,DC=example,DC=com"))
+        #expect(configuration.attributes.username == "sAMAccountName")
+        #expect(configuration.timeout == 2.5)
+        #expect(configuration.tls.startTLS)
+        #expect(configuration.effectiveSyncFilter == "(&(objectCategory=person)(objectClass=user)(sAMAccountName=*))")
+    }
+
+    @Test("every problem is named at once")
+    func everyProblem() {
+        let resolution = Self.resolve([
+            "SG_LDAP_URL": "http://ldap.example.com",
+            "SG_LDAP_BIND_DN": "not a dn",
+            "SG_LDAP_BIND_PASSWORD": "pw",
+            "SG_LDAP_BIND_PASSWORD_FILE": "/nonexistent/password",
+            "SG_LDAP_USER_FILTER": "uid=x",
+            "SG_LDAP_GROUP_MEMBER_ATTRIBUTE": "owner",
+            "SG_LDAP_MEMBER_OF_ATTRIBUTE": "memberOf",
+            "SG_LDAP_ATTR_EMAIL": "e mail",
+            "SG_LDAP_START_TLS": "maybe",
+            "SG_LDAP_CA_FILE": "/nonexistent/ca.pem",
+            "SG_LDAP_TIMEOUT": "0",
+            "SG_LDAP_CONNECT_TIMEOUT": "ten",
+            "SG_LDAP_SEARCH_SCOPE": "base",
+        ])
+        #expect(resolution.configuration == nil)
+        let text = resolution.problems.joined(separator: "\n")
+        for expected in [
+            "SG_LDAP_URL / --ldap-url 'http://ldap.example.com' is not an ldap:// or ldaps:// URL",
+            "SG_LDAP_BASE_DN / --ldap-base-dn is missing",
+            "SG_LDAP_BIND_DN / --ldap-bind-dn 'not a dn' is not a distinguished name",
+            "are both set: use one",
+            "SG_LDAP_USER_FILTER / --ldap-user-filter 'uid=x' has no {username} placeholder",
+            "'owner' is not one of member, uniqueMember, memberUid",
+            "SG_LDAP_ADMIN_GROUP / --ldap-admin-group is missing",
+            "read membership from the group entry or from the user's entry, not both",
+            "SG_LDAP_ATTR_EMAIL / --ldap-attr-email 'e mail' is not an attribute name",
+            "SG_LDAP_START_TLS / --ldap-start-tls 'maybe' is not a yes/no value",
+            "SG_LDAP_CA_FILE / --ldap-ca-file '/nonexistent/ca.pem' cannot be read",
+            "SG_LDAP_TIMEOUT / --ldap-timeout '0' is not a number of seconds",
+            "SG_LDAP_CONNECT_TIMEOUT / --ldap-connect-timeout 'ten' is not a number of seconds",
+            "SG_LDAP_SEARCH_SCOPE / --ldap-search-scope 'base' is not one of sub, one",
+        ] {
+            #expect(text.contains(expected), "missing: \(expected)")
+        }
+        #expect(resolution.problems.count >= 14)
+    }
+
+    @Test("nothing set: the URL and base are named")
+    func nothing() {
+        let resolution = Self.resolve([:])
+        #expect(resolution.configuration == nil)
+        #expect(resolution.problems.count == 2)
+        #expect(resolution.problems[0].contains("SG_LDAP_URL"))
+        #expect(resolution.problems[1].contains("SG_LDAP_BASE_DN"))
+    }
+
+    @Test("direct bind needs no base and no service account, but a {username}")
+    func directBind() throws {
+        let good = Self.resolve([
+            "SG_LDAP_URL": "ldaps://ldap.example.com",
+            "SG_LDAP_USER_DN_TEMPLATE": "uid={username},ou=people,dc=example,dc=com",
+        ])
+        #expect(good.problems.isEmpty)
+        #expect(try #require(good.configuration).mode == .directBind(dnTemplate: "uid={username},ou=people,dc=example,dc=com"))
+
+        let bad = Self.resolve([
+            "SG_LDAP_URL": "ldaps://ldap.example.com",
+            "SG_LDAP_USER_DN_TEMPLATE": "uid=fixed,ou=people,dc=example,dc=com",
+            "SG_LDAP_USER_FILTER": "(uid={username})",
+        ])
+        #expect(bad.problems.count == 2)
+    }
+
+    @Test("StartTLS over ldaps:// is a contradiction; plain ldap:// is a warning")
+    func tlsChoices() throws {
+        let contradiction = Self.resolve([
+            "SG_LDAP_URL": "ldaps://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com", "SG_LDAP_START_TLS": "1",
+        ])
+        #expect(contradiction.problems.count == 1)
+        let plain = Self.resolve(["SG_LDAP_URL": "ldap://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com"])
+        #expect(plain.problems.isEmpty)
+        #expect(plain.warnings.contains { $0.contains("unencrypted") })
+        #expect(try #require(plain.configuration).sendsPasswordsInClear)
+    }
+}

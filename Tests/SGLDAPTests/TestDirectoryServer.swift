@@ -1,0 +1,260 @@
+import Foundation
+import Logging
+import SGLDAP
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A real slapd on 127.0.0.1, made from scripts/ldap (slapd.conf.in + directory.ldif), one per test. It can be
+/// stopped and started again on the same port with the same data, and modified as the directory's admin.
+final class TestDirectoryServer: @unchecked Sendable {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let script = repository.appendingPathComponent("scripts/ldap/slapd-test.sh").path
+
+    static let baseDN = "dc=example,dc=com"
+    static let serviceDN = "cn=sgemployee,ou=services,dc=example,dc=com"
+    static let servicePassword = "service-secret"
+    static let adminGroup = "cn=holiday-admins,ou=groups,dc=example,dc=com"
+
+    let workdir: URL
+    private(set) var port: Int
+    /// The ldaps:// port, when started with TLS.
+    private(set) var tlsPort: Int?
+    private var process: Process?
+    private let lock = NSLock()
+
+    var url: String { "ldap://127.0.0.1:\(port)" }
+    var ldapsURL: String { "ldaps://127.0.0.1:\(tlsPort ?? 0)" }
+    /// The test CA that signed the server's certificate (TLS only).
+    var caFile: String { workdir.appendingPathComponent("tls/ca.pem").path }
+
+    private init(workdir: URL, port: Int, tlsPort: Int?) {
+        self.workdir = workdir
+        self.port = port
+        self.tlsPort = tlsPort
+    }
+
+    /// Prepares a fresh directory and starts slapd on a free port; with `tls`, StartTLS on that port and
+    /// ldaps:// on another, with a certificate from a throwaway CA (`caFile`).
+    static func startNow(tls: Bool = false) throws -> TestDirectoryServer {
+        let workdir = FileManager.default.temporaryDirectory.appendingPathComponent("sg-slapd-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: workdir, withIntermediateDirectories: true)
+        try runTool("/bin/sh", [script, "prepare", workdir.path])
+        if tls { try runTool("/bin/sh", [script, "tls", workdir.path]) }
+        // A free port can be taken by someone else before slapd binds it: try a few.
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            let server = TestDirectoryServer(workdir: workdir, port: freePort(), tlsPort: tls ? freePort() : nil)
+            do {
+                try server.launchNow()
+                return server
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError!
+    }
+
+    /// Starts slapd (again) on `port` and waits until it accepts connections.
+    func launchNow() throws {
+        let log = workdir.appendingPathComponent("slapd.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [Self.script, "run", workdir.path, String(port)] + (tlsPort.map { [String($0)] } ?? [])
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        lock.withLock { self.process = process }
+        let started = Date()
+        while Date().timeIntervalSince(started) < 10 {
+            if canConnect(port: port), tlsPort.map(canConnect(port:)) ?? true { return }
+            if !process.isRunning { break }
+            usleep(20_000)
+        }
+        stopNow()
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw TestSetupError("slapd did not start on port \(port): \(text)")
+    }
+
+    /// Kills slapd and waits for it to exit; the port is then closed. SIGKILL rather than SIGTERM: a child
+    /// started from a Dispatch thread inherits that thread's blocked signals, SIGTERM included. To a client it
+    /// is a directory that crashed; the mdb database survives it.
+    func stopNow() {
+        let process = lock.withLock { () -> Process? in
+            defer { self.process = nil }
+            return self.process
+        }
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func restart() async throws {
+        try await offload { self.stopNow(); try self.launchNow() }
+    }
+
+    /// Starts slapd again on the same port with the same data.
+    func launch() async throws {
+        try await offload { try self.launchNow() }
+    }
+
+    func stop() async {
+        try? await offload { self.stopNow() }
+    }
+
+    /// Stops slapd and removes its files.
+    func shutdown() async {
+        try? await offload {
+            self.stopNow()
+            try? FileManager.default.removeItem(at: self.workdir)
+        }
+    }
+
+    /// Applies an LDIF change as the directory's admin (ldapmodify).
+    func modify(_ ldif: String) async throws {
+        try await offload { try self.modifyNow(ldif) }
+    }
+
+    private func modifyNow(_ ldif: String) throws {
+        try Self.runTool(
+            "/usr/bin/env",
+            ["ldapmodify", "-x", "-H", url, "-D", "cn=admin,\(Self.baseDN)", "-w", "root-secret"], input: ldif)
+    }
+
+    /// A search-then-bind configuration with the service account and no admin rule.
+    func configuration(timeout: Double = 2, connectTimeout: Double = 2) -> LDAPConfiguration {
+        LDAPConfiguration(
+            url: url, baseDN: Self.baseDN, bindDN: Self.serviceDN, bindPassword: Self.servicePassword,
+            connectTimeout: connectTimeout, timeout: timeout)
+    }
+
+    @discardableResult
+    static func runTool(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+        }
+        return text
+    }
+}
+
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs blocking work (processes, waits) on a Dispatch thread: on Swift's cooperative pool, which has one
+/// thread per core, it would delay every other test's continuations and skew their timing.
+func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+/// Runs `body` with a fresh directory server, stopped afterwards whatever happens.
+func withDirectoryServer<T>(
+    tls: Bool = false, _ body: (TestDirectoryServer) async throws -> T
+) async throws -> T {
+    let server = try await offload { try TestDirectoryServer.startNow(tls: tls) }
+    do {
+        let result = try await body(server)
+        await server.shutdown()
+        return result
+    } catch {
+        await server.shutdown()
+        throw error
+    }
+}
+
+// MARK: - Sockets
+
+/// A TCP port on 127.0.0.1 that nothing listens on right now.
+func freePort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = loopback(port: 0)
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+func canConnect(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = loopback(port: port)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+}
+
+private func loopback(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return address
+}
+
+/// A directory that has hung: it listens, the kernel accepts connections, and nothing ever answers.
+final class HangingDirectory: @unchecked Sendable {
+    let port: Int
+    private let fd: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else { throw TestSetupError("cannot listen for the hanging directory") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    var url: String { "ldap://127.0.0.1:\(port)" }
+
+    func close() { closeDescriptor(fd) }
+}
+
+private func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
+}
+
+extension Logger {
+    /// The directory's log lines are expected in these tests (refused logins, outages): keep the output readable.
+    static var quiet: Logger {
+        var logger = Logger(label: "sgemployee.ldap.test")
+        logger.logLevel = .critical
+        return logger
+    }
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Checks the HTTP contract against the server: validates api-spec/openapi.yaml, then starts the built sgserver on
+# 127.0.0.1 with a freshly seeded demo database and runs schemathesis over every operation, once with an admin's
+# token and once with an employee's. Ends with one line "N passed, M failed" (one check per step).
+#
+# Environment: SGSERVER (default .build/debug/sgserver), API_CHECK_EXAMPLES (default 100, per operation and phase),
+# API_CHECK_SEED (default 20260302).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+sgserver=${SGSERVER:-.build/debug/sgserver}
+examples=${API_CHECK_EXAMPLES:-100}
+seed=${API_CHECK_SEED:-20260302}
+requirements=scripts/api-check/requirements.txt
+venv=.venv
+passed=0
+failed=0
+pass() { echo "ok: $1"; passed=$((passed + 1)); }
+fail() { echo "FAILED: $1"; failed=$((failed + 1)); }
+finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
+
+# A venv under the repository, with the pinned tools; rebuilt when the pins change.
+if [ ! -x "$venv/bin/python" ]; then
+    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
+        rm -rf "$venv"
+        scripts/install-deps.sh python3-venv
+        /usr/bin/python3 -m venv "$venv" || { fail "python3 -m venv"; finish; }
+    fi
+fi
+if ! cmp -s "$requirements" "$venv/requirements.installed"; then
+    echo "== pip install -r $requirements"
+    if "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"; then
+        cp "$requirements" "$venv/requirements.installed"
+    else
+        fail "pip install -r $requirements"
+        finish
+    fi
+fi
+
+echo "== openapi-spec-validator api-spec/openapi.yaml"
+# libyaml (which the validator and most generators use) accepts some plain scalars that the YAML grammar, and
+# stricter parsers, refuse; both must read the same document.
+if "$venv/bin/python" -c '
+import sys, yaml
+text = open("api-spec/openapi.yaml", encoding="utf-8").read()
+strict = yaml.load(text, Loader=yaml.SafeLoader)
+sys.exit(0 if strict == yaml.load(text, Loader=yaml.CSafeLoader) else "libyaml and the strict parser disagree")
+' && "$venv/bin/openapi-spec-validator" api-spec/openapi.yaml; then
+    pass "the spec is valid YAML and valid OpenAPI 3.1"
+else
+    fail "the spec is not valid YAML or not valid OpenAPI"
+    finish
+fi
+
+[ -x "$sgserver" ] || { fail "$sgserver is not built (swift build --product sgserver)"; finish; }
+
+work=$(mktemp -d)
+logs=.build/api-check  # kept after the run, for reading the full reports
+mkdir -p "$logs"
+server_pid=
+cleanup() {
+    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+base="http://127.0.0.1:$port"
+echo "== sgserver on $base (database $work/api.sqlite, demo company)"
+"$sgserver" --host 127.0.0.1 --port "$port" --database "$work/api.sqlite" --seed-demo --log-level error >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 100); do
+    curl -fsS "$base/v1/health" >/dev/null 2>&1 && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.2
+done
+if ! curl -fsS "$base/v1/health" >/dev/null 2>&1; then
+    cat "$work/server.log"
+    fail "sgserver did not start"
+    finish
+fi
+
+login() {
+    curl -fsS -X POST "$base/v1/auth/login" -H 'Content-Type: application/json' \
+        -d "{\"username\":\"$1\",\"password\":\"$1-demo-2026\"}" |
+        "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["token"])'
+}
+
+# One schemathesis run: every operation, all phases (examples, coverage, fuzzing, stateful), default checks.
+total_cases=0
+fuzz() {
+    local who=$1 token=$2 logout_token=$3 run_seed=$4 log="$logs/schemathesis-$1.log"
+    echo "== schemathesis as $who (seed $run_seed, at most $examples examples per operation and phase)"
+    SG_TOKEN=$token SG_LOGOUT_TOKEN=$logout_token timeout 900 "$venv/bin/schemathesis" \
+        --config-file scripts/api-check/schemathesis.toml run api-spec/openapi.yaml \
+        --url "$base" --seed "$run_seed" --max-examples "$examples" --no-color --max-failures 50 >"$log" 2>&1
+    local status=$?
+    local cases
+    cases=$(grep -oE "[0-9]+ generated" "$log" | tail -1 | grep -oE "[0-9]+")
+    total_cases=$((total_cases + ${cases:-0}))
+    if [ "$status" -eq 0 ]; then
+        sed -n '/= SUMMARY =/,$p' "$log" | grep -E "Tested:|generated|⚠️" || true
+        pass "schemathesis as $who: ${cases:-0} cases, no failures"
+    else
+        # Reproductions can carry 100 KB bodies: show every failure, each line cut short; the log has them whole.
+        sed -n '/= FAILURES =/,$p' "$log" | cut -c1-400 | head -300
+        grep -q "= FAILURES =" "$log" || tail -40 "$log"
+        fail "schemathesis as $who (exit $status; full report in $log)"
+    fi
+}
+
+# Every token first: the fuzzer's failed logins soon have this address throttled (429), as they should.
+admin_token=$(login admin) && admin_logout=$(login admin) && alice_token=$(login alice) && alice_logout=$(login alice) ||
+    { fail "logging in as admin and alice"; finish; }
+fuzz admin "$admin_token" "$admin_logout" "$seed"
+fuzz employee "$alice_token" "$alice_logout" "$((seed + 1))"
+echo "schemathesis generated $total_cases cases in all (reports in $logs)"
+
+if ! kill -0 "$server_pid" 2>/dev/null; then
+    cat "$work/server.log"
+    fail "sgserver died during the run"
+elif grep -q "Unhandled error" "$work/server.log"; then
+    grep "Unhandled error" "$work/server.log" | head -20
+    fail "sgserver logged unhandled errors"
+fi
+finish
