@@ -130,7 +130,7 @@ struct HolidaysController {
             let viewer = try context.requireEmployee()
             let id = try context.parameters.id("id", what: "Holiday request")
             guard let detail = try await services.database.requestDetail(id: id),
-                  viewer.isAdmin || detail.request.employeeID == viewer.id
+                  HolidayRules.mayRead(holidaysOf: detail.request.employeeID, by: viewer.actor)
             else { throw SGError.notFound("Holiday request \(id) does not exist.") }
             let today = try await services.holidays.today()
             let context = try await services.database.decisionContext(for: detail.request)
@@ -187,7 +187,7 @@ struct EmployeesController {
         group.get("/employees/:id/balance") { request, context in
             let viewer = try context.requireEmployee()
             let id = try context.parameters.id("id", what: "Employee")
-            guard viewer.isAdmin || viewer.id == id else {
+            guard HolidayRules.mayRead(holidaysOf: id, by: viewer.actor) else {
                 throw SGError.forbidden("Only an admin can read another employee's balance.")
             }
             let year = try await Self.year(request, services: services)

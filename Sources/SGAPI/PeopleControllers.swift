@@ -212,7 +212,7 @@ struct DirectoryController {
         group.get("/employees/:id/holidays") { request, context in
             let viewer = try context.requireEmployee()
             let id = try context.parameters.id("id", what: "Employee")
-            guard viewer.isAdmin || viewer.id == id else {
+            guard HolidayRules.mayRead(holidaysOf: id, by: viewer.actor) else {
                 throw SGError.forbidden("Only an admin can read another employee's holidays.")
             }
             let today = try await services.holidays.today()

@@ -30,13 +30,19 @@ public enum HolidayRules {
         // Decisions are refused to non-admins whoever owns the request (the same answer for every id);
         // another employee's request is otherwise not disclosed.
         if action.isDecision && !actor.isAdmin { return .decisionNeedsAdmin }
-        guard isOwner || actor.isAdmin else { return .notVisible }
+        guard mayRead(holidaysOf: request.employeeID, by: actor) else { return .notVisible }
         if action.isDecision && isOwner { return .ownDecision }
         guard action.from.contains(request.status) else { return .wrongState }
         // The owner (an admin too, for their own request) may withdraw an approved holiday only before its
         // first day; after that, another admin records the change.
         if action == .cancel && request.status == .approved && isOwner && today >= request.startDate { return .approvedAndStarted }
         return nil
+    }
+
+    /// An employee's requests, balances and history are theirs and the admins' to read. The API answers a
+    /// refused request as "not found" and a refused balance or year view as "forbidden".
+    public static func mayRead(holidaysOf employeeID: Int64, by actor: Actor) -> Bool {
+        actor.isAdmin || actor.employeeID == employeeID
     }
 
     /// The moves `actor` can make on `request` today.

@@ -90,6 +90,13 @@ import Testing
         #expect(outcome(.cancel, .approved, Self.admin, start: Self.today.adding(days: -3)!) == .allowed)
     }
 
+    @Test func anEmployeesHolidaysAreTheirsAndTheAdminsToRead() {
+        #expect(HolidayRules.mayRead(holidaysOf: 1, by: Self.owner))
+        #expect(HolidayRules.mayRead(holidaysOf: 1, by: Self.admin))
+        #expect(HolidayRules.mayRead(holidaysOf: 1, by: Self.operatorOfHost))
+        #expect(!HolidayRules.mayRead(holidaysOf: 1, by: Self.stranger))
+    }
+
     @Test func allowedActionsAreWhatCheckAllows() {
         #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.admin, today: Self.today) == [.approve, .reject, .cancel])
         #expect(HolidayRules.allowedActions(on: request(.approved), by: Self.admin, today: Self.today) == [.revert, .cancel])
