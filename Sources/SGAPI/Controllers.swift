@@ -129,17 +129,16 @@ struct HolidaysController {
         group.get("/holidays/:id") { request, context in
             let viewer = try context.requireEmployee()
             let id = try context.parameters.id("id", what: "Holiday request")
-            guard let detail = try await services.database.requestDetail(id: id),
+            guard let detail = try await services.database.requestDetail(id: id, at: services.holidays.clock.now()),
                   HolidayRules.mayRead(holidaysOf: detail.request.employeeID, by: viewer.actor)
             else { throw SGError.notFound("Holiday request \(id) does not exist.") }
-            let today = try await services.holidays.today()
-            let context = try await services.database.decisionContext(for: detail.request)
+            let today = detail.today
             return JSON.response(written: DTO.RequestDetail(
                 request: DTO.Request(detail.request, employee: detail.employee, viewer: viewer.actor, today: today),
                 workingDaysByYear: detail.daysByYear,
                 history: detail.events.map(DTO.Event.init),
-                otherRequests: context.otherRequests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: today) },
-                balances: context.balances))
+                otherRequests: detail.otherRequests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: today) },
+                balances: detail.balances))
         }
 
         for action in HolidayAction.allCases {

@@ -32,11 +32,19 @@ public struct RequestPage: Sendable {
     public let nextAfterID: Int64?
 }
 
+/// A request with everything its detail screen shows, read in one snapshot: its history, its days per year, and
+/// what an admin needs to decide it (the requester's other requests and balances in the years it draws on).
 public struct RequestDetail: Sendable {
     public let request: HolidayRequest
     public let employee: Employee
     public let events: [HolidayEvent]
     public let daysByYear: [Int: Int]
+    /// The requester's other requests touching the years this one draws on.
+    public let otherRequests: [HolidayRequest]
+    /// The requester's balance in each year this one draws on.
+    public let balances: [Balance]
+    /// The company's today at the instant the detail was read.
+    public let today: CalendarDate
 }
 
 /// One row of HR's yearly export.
@@ -125,7 +133,7 @@ extension AppDatabase {
         return index
     }
 
-    public func requestDetail(id: Int64) async throws -> RequestDetail? {
+    public func requestDetail(id: Int64, at now: Date = Date()) async throws -> RequestDetail? {
         try reading { connection in
             guard let request = try Rows.request(connection, id: id), let employee = try Rows.employee(connection, id: request.employeeID)
             else { return nil }
@@ -143,8 +151,18 @@ extension AppDatabase {
                 }
                 return events
             }
+            let tx = SQLHolidayTransaction(connection: connection)
+            let daysByYear = try tx.daysByYear(requestID: id)
+            let years = daysByYear.isEmpty ? [request.startDate.year] : daysByYear.keys.sorted()
+            let others = try tx.requests(employeeID: request.employeeID, touchingYears: years.first!...years.last!)
+                .filter { $0.id != request.id }
+            let company = try tx.company()
+            let balances = try years.map {
+                try HolidayService.balance(tx, employeeID: request.employeeID, year: $0, company: company)
+            }
             return RequestDetail(
-                request: request, employee: employee, events: events, daysByYear: try Rows.daysByYear(connection, requestID: id))
+                request: request, employee: employee, events: events, daysByYear: daysByYear, otherRequests: others,
+                balances: balances, today: HolidayService.today(now, company))
         }
     }
 

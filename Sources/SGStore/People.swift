@@ -49,13 +49,6 @@ public struct EmployeeYear: Sendable {
     public let years: [Int]
 }
 
-/// What an admin needs beside a request to decide it: the requester's other requests in the years it draws
-/// on, and their balance in each of those years.
-public struct DecisionContext: Sendable {
-    public let otherRequests: [HolidayRequest]
-    public let balances: [Balance]
-}
-
 extension Queries {
     static let profileSelect = """
         SELECT e.id, e.username, e.name, e.surname, e.email, e.is_admin, e.is_active,
@@ -343,22 +336,6 @@ extension AppDatabase {
                 return years
             }
             return EmployeeYear(employee: employee, year: year, requests: requests, balance: balance, years: years)
-        }
-    }
-
-    /// The requester's other requests in the years `request` draws on, and their balance in each.
-    public func decisionContext(for request: HolidayRequest) async throws -> DecisionContext {
-        try reading { connection in
-            let tx = SQLHolidayTransaction(connection: connection)
-            var years = try tx.daysByYear(requestID: request.id).keys.sorted()
-            if years.isEmpty { years = [request.startDate.year] }
-            let others = try tx.requests(employeeID: request.employeeID, touchingYears: years.first!...years.last!)
-                .filter { $0.id != request.id }
-            let company = try tx.company()
-            let balances = try years.map {
-                try HolidayService.balance(tx, employeeID: request.employeeID, year: $0, company: company)
-            }
-            return DecisionContext(otherRequests: others, balances: balances)
         }
     }
 }
