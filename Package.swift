@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "SGLDAPTests",
             dependencies: [
-                "SGLDAP", "SGAPI", "SGCore", "SGStore",
+                "SGLDAP", "SGAPI", "SGCore", "SGStore", "SGTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

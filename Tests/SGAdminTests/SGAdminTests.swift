@@ -7,49 +7,14 @@ import SGCore
 import SGStore
 import SGTestSupport
 
-/// Runs the built `sgadmin` binary, as an operator on the server host would.
+/// Runs the built `sgadmin` binary on one database, as an operator on the server host would.
 struct AdminCLI {
     let databasePath: String
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    static let binary: URL = {
-        // The test bundle sits in the build products folder beside the executables.
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("sgadmin")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: ".build/debug/sgadmin")
-    }()
-
-    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SG_DATABASE"] = databasePath
-        environment["USER"] = "operator"
-        for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> ProcessResult {
+        try runProduct(
+            "sgadmin", arguments, environment: ["SG_DATABASE": databasePath, "USER": "operator"].merging(extra) { _, given in given },
+            stdin: stdin)
     }
 }
 

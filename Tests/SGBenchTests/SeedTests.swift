@@ -8,16 +8,6 @@ import SGTestSupport
 /// `sgbench seed` on a small company: the data obeys the invariants `make bench` checks, the same seed gives the
 /// same company, and the tokens it hands the load generator work.
 @Suite(.serialized) struct SeedTests {
-    static let binary: URL = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("sgbench")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: ".build/debug/sgbench")
-    }()
-
     static let invariants = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../bench/invariants.sql").standardized
 
@@ -25,16 +15,11 @@ import SGTestSupport
     func seed(_ seed: Int, requests: Int = 2_400) throws -> (TemporaryDatabasePath, [String]) {
         let path = TemporaryDatabasePath()
         let tokens = path.path + ".tokens"
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = [
+        let result = try runProduct("sgbench", [
             "seed", "--database", path.path, "--tokens", tokens, "--seed", "\(seed)", "--employees", "80", "--admins", "3",
             "--requests", "\(requests)", "--years", "3", "--today", "2026-03-02", "--bcrypt-cost", "4",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
         defer { try? FileManager.default.removeItem(atPath: tokens) }
         let lines = try String(contentsOfFile: tokens, encoding: .utf8).split(separator: "\n").map(String.init)
         return (path, lines)

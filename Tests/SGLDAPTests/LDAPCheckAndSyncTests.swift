@@ -3,6 +3,7 @@ import Logging
 import GRDB
 import SGCore
 import SGLDAP
+import SGTestSupport
 import SGStore
 import Testing
 

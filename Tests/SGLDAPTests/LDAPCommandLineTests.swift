@@ -1,50 +1,13 @@
 import Foundation
 import SGLDAP
+import SGTestSupport
 import Testing
 
 /// The built `sgadmin` and `sgserver` binaries with SG_LDAP_* settings, as an operator runs them.
 @Suite("sgadmin ldap and sgserver --directory ldap, as built")
 struct LDAPCommandLineTests {
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    static func binary(_ name: String) -> URL {
-        // The test bundle sits in the build products folder beside the executables.
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: ".build/debug/\(name)")
-    }
-
-    static func run(_ name: String, _ arguments: [String], environment extra: [String: String]) async throws -> Result {
-        try await offload { try runNow(name, arguments, environment: extra) }
-    }
-
-    static func runNow(_ name: String, _ arguments: [String], environment extra: [String: String]) throws -> Result {
-        let process = Process()
-        process.executableURL = binary(name)
-        process.arguments = arguments
-        // Only what the test gives: no SG_* from the machine running the tests.
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SG_") }
-        for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+    static func run(_ name: String, _ arguments: [String], environment extra: [String: String]) async throws -> ProcessResult {
+        try await offload { try runProduct(name, arguments, environment: extra) }
     }
 
     static func settings(_ server: TestDirectoryServer, database: String) -> [String: String] {

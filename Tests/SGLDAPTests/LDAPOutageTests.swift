@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SGCore
 import SGLDAP
+import SGTestSupport
 import SGStore
 import Testing
 
