@@ -152,8 +152,8 @@ let package = Package(
         .testTarget(
             name: "SGAdminTests",
             dependencies: [
-                // The tests run the built sgadmin binary, as an operator would.
-                "sgadmin", "SGAPI", "SGCore", "SGStore", "SGTestSupport",
+                // The tests run the built sgadmin and sgserver binaries, as an operator would.
+                "sgadmin", "sgserver", "SGAPI", "SGCore", "SGStore", "SGTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -20,7 +20,7 @@ public func buildApplication(
     Application(
         router: buildRouter(services: services),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sgserver"),
-        services: [WALCheckpointService(database: services.database, logger: logger)],
+        services: services.database.checkpointsInBackground ? [WALCheckpointService(database: services.database, logger: logger)] : [],
         logger: logger)
 }
 

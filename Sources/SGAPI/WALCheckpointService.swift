@@ -12,9 +12,10 @@ struct WALCheckpointService: Service {
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try await Task.sleep(for: interval)
+        await cancelWhenGracefulShutdown {
+            // Shutdown cancels the sleep: that is the loop's normal end, not a failure of the service (which
+            // would fail the service group and make a clean SIGTERM exit with status 1).
+            while (try? await Task.sleep(for: interval)) != nil {
                 // The copy waits on the disk: keep it off the few threads that serve requests.
                 let failure: String? = await withCheckedContinuation { continuation in
                     DispatchQueue.global(qos: .utility).async {

@@ -12,7 +12,11 @@ public final class AppDatabase: Sendable {
     private let readers: ReadConnectionPool?
     /// The rules' statements on GRDB's write connection (and, in memory, its only connection).
     private let writeConnection = BorrowedConnection()
+    /// Present when the database was opened with `.background` checkpointing.
     private let checkpointer: Checkpointer?
+
+    /// Whether someone must call `checkpoint()` regularly (the server's `WALCheckpointService`).
+    public var checkpointsInBackground: Bool { checkpointer != nil }
 
     /// How long a writer waits for another process's write lock before giving up.
     public static let busyTimeout: TimeInterval = 5
@@ -50,7 +54,9 @@ public final class AppDatabase: Sendable {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: path, configuration: configuration(checkpointing))
-        let database = AppDatabase(writer: pool, readers: ReadConnectionPool(path: path), checkpointer: Checkpointer(path: path))
+        let database = AppDatabase(
+            writer: pool, readers: ReadConnectionPool(path: path),
+            checkpointer: checkpointing == .background ? Checkpointer(path: path) : nil)
         try database.prepareSchema(schema)
         return database
     }
@@ -79,7 +85,7 @@ public final class AppDatabase: Sendable {
 
     /// Copies what it can of the write-ahead log into the database file without waiting for or blocking anyone
     /// (a PASSIVE checkpoint, on a connection of its own). Returns the log's pages and how many are now copied.
-    /// Nothing to do for an in-memory database.
+    /// Nothing to do unless the database was opened with `.background` checkpointing.
     @discardableResult
     public func checkpoint() throws -> (logPages: Int, checkpointedPages: Int) {
         try checkpointer?.checkpoint() ?? (0, 0)

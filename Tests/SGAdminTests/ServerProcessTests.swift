@@ -1,0 +1,39 @@
+import Foundation
+import SGTestSupport
+import Testing
+
+/// The built sgserver as a service manager runs it: started, then stopped with SIGTERM.
+@Suite struct ServerProcessTests {
+    @Test func sigtermStopsTheServerWithStatusZero() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sg-server-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = freePort()
+        let process = Process()
+        process.executableURL = builtProduct("sgserver")
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SG_") }
+        environment["SG_DATABASE"] = folder.appendingPathComponent("sgemployee.sqlite").path
+        environment["SG_PORT"] = String(port)
+        environment["SG_LOG_LEVEL"] = "error"
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+
+        let started = Date()
+        while !canConnect(port: port), process.isRunning, Date().timeIntervalSince(started) < 30 {
+            usleep(50_000)
+        }
+        #expect(canConnect(port: port), "sgserver did not listen on \(port)")
+        // Past the first background checkpoint, so that shutdown interrupts the service's wait between two.
+        usleep(300_000)
+        #expect(process.isRunning)
+
+        process.terminate()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0, "stderr: \(String(decoding: stderr, as: UTF8.self))")
+    }
+}
