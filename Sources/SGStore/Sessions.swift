@@ -72,16 +72,17 @@ public struct Sessions: Sendable {
     /// comes from (the API passes the peer address), so failures can be throttled per address too.
     public func login(username: String, password: String, clientAddress: String? = nil) async throws -> IssuedToken {
         let username = username.trimmingCharacters(in: .whitespaces)
+        // Many directories take an empty password as an anonymous bind that "succeeds": refuse before asking.
+        // Directories are C libraries (bcrypt, libldap) that stop at a NUL: "bob\u{0}x" logged in as bob.
+        // Refused before the throttle, which would otherwise keep every such username (up to a whole body) as a key.
+        guard !username.isEmpty, !password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+              username.utf8.count <= 256, password.utf8.count <= 1024,
+              !username.unicodeScalars.contains("\u{0}"), !password.unicodeScalars.contains("\u{0}") else {
+            throw SGError.unauthenticated("Wrong username or password.")
+        }
         try await throttle?.check(username: username, address: clientAddress)
         let account: DirectoryAccount
         do {
-            // Many directories take an empty password as an anonymous bind that "succeeds": refuse before asking.
-            // Directories are C libraries (bcrypt, libldap) that stop at a NUL: "bob\u{0}x" logged in as bob.
-            guard !username.isEmpty, !password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-                  username.utf8.count <= 256, password.utf8.count <= 1024,
-                  !username.unicodeScalars.contains("\u{0}"), !password.unicodeScalars.contains("\u{0}") else {
-                throw SGError.unauthenticated("Wrong username or password.")
-            }
             account = try await directory.authenticate(username: username, password: password)
         } catch let error as SGError {
             if case .unauthenticated = error { await throttle?.recordFailure(username: username, address: clientAddress) }

@@ -57,6 +57,24 @@ import SGTestSupport
         }
     }
 
+    /// Input no directory could accept (over-long, NUL) is refused before the throttle: such usernames were kept
+    /// as throttle keys, up to a whole request body each, and counted against the client's address.
+    @Test func impossibleInputIsRefusedWithoutTouchingTheThrottle() async throws {
+        let f = try await Fixture.make()
+        let throttle = LoginThrottle(limits: .init(perUsername: 2, perAddress: 3, window: 300), clock: f.clock)
+        let sessions = Sessions(
+            database: f.database, directory: LocalAccountDirectory(database: f.database, cost: 4), clock: f.clock,
+            throttle: throttle)
+        let impossible = [String(repeating: "x", count: 100_000), "alice\u{0}x", String(repeating: "a", count: 257)]
+        for username in impossible + impossible {
+            await #expect(throws: SGError.unauthenticated("Wrong username or password.")) {
+                _ = try await sessions.login(username: username, password: Fixture.password, clientAddress: "10.0.0.1")
+            }
+        }
+        let issued = try await sessions.login(username: "alice", password: Fixture.password, clientAddress: "10.0.0.1")
+        #expect(issued.employee.id == f.alice.id)
+    }
+
     @Test func tokensAreStoredHashedExpireAndCanBeRevoked() async throws {
         let f = try await Fixture.make()
         let sessions = f.sessions()
