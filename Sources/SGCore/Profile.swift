@@ -72,6 +72,21 @@ public enum ProfileRules {
         _ patch: ProfilePatch, to current: Profile, owned: Set<ProfileField>, directoryKind: String, today: CalendarDate
     ) throws -> Profile {
         var profile = current
+        // A directory's value need not meet our rules for edits (a 150-character title, a phone with "ext."):
+        // sent back unchanged, it is kept as it is rather than refused by a rule the employee cannot satisfy.
+        var patch = patch
+        func keepUnchanged(_ field: ProfileField, _ change: inout Change<String>, _ old: String?) {
+            guard owned.contains(field), case .set(let text) = change,
+                  text.trimmingCharacters(in: .whitespacesAndNewlines) == (old ?? "") else { return }
+            change = .keep
+        }
+        keepUnchanged(.name, &patch.name, current.employee.name)
+        keepUnchanged(.surname, &patch.surname, current.employee.surname)
+        keepUnchanged(.position, &patch.position, current.position)
+        keepUnchanged(.birthDate, &patch.birthDate, current.birthDate?.description)
+        keepUnchanged(.phone, &patch.phone, current.phone)
+        keepUnchanged(.twitter, &patch.twitter, current.twitter)
+        keepUnchanged(.linkedin, &patch.linkedin, current.linkedin)
 
         func ownedCheck(_ field: ProfileField, _ new: String?, _ old: String?) throws {
             if owned.contains(field) && new != old {

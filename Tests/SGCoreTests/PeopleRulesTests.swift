@@ -112,6 +112,25 @@ private func apply(_ build: (inout ProfilePatch) -> Void, owned: Set<ProfileFiel
         #expect(ProfileRules.editableFields(owned: owned) == [.position, .birthDate, .phone, .twitter, .linkedin])
         #expect(ProfileRules.editableFields(owned: []) == ProfileField.employeeEditable)
     }
+
+    /// The directory's values need not meet the rules for edits; sent back unchanged they are kept, not refused.
+    @Test func directoryValuesOutsideTheEditRulesComeBackUnchanged() throws {
+        var fromDirectory = Profile(employee: ada)
+        fromDirectory.position = String(repeating: "Principal engineer, ", count: 7) + "Europe"  // 146 characters
+        fromDirectory.phone = "+44 20 7946 0000 ext. 12"
+        let owned: Set<ProfileField> = [.name, .surname, .email, .position, .phone]
+        let profile = try apply({
+            $0.position = .set(fromDirectory.position!); $0.phone = .set(fromDirectory.phone!); $0.linkedin = .set("https://www.linkedin.com/in/ada")
+        }, owned: owned, to: fromDirectory)
+        #expect(profile.position == fromDirectory.position && profile.phone == fromDirectory.phone)
+        #expect(profile.linkedin != nil)
+        // Changed, they are still the directory's to change.
+        #expect {
+            _ = try apply({ $0.phone = .set("+44 20 7946 0001") }, owned: owned, to: fromDirectory)
+        } throws: { error in field(of: error) == "phone" }
+        // Not held by the directory, the same values meet the edit rules.
+        #expect(throws: SGError.self) { _ = try apply({ $0.position = .set(fromDirectory.position!) }, to: fromDirectory) }
+    }
 }
 
 @Suite struct PhotoRulesTests {
