@@ -105,24 +105,26 @@ public enum NoticeRules {
     public static let maximumTitleLength = 200
     public static let maximumBodyLength = 10_000
 
-    public static func validated(_ draft: NoticeDraft, today: CalendarDate) throws -> NoticeDraft {
+    /// `checkingExpiry`: false when the expiry date is the notice's own, unchanged (see `apply`).
+    public static func validated(_ draft: NoticeDraft, today: CalendarDate, checkingExpiry: Bool = true) throws -> NoticeDraft {
         var draft = draft
         draft.title = try TextRules.line(draft.title, field: "title", maximum: maximumTitleLength)
         draft.body = try TextRules.paragraphs(draft.body, field: "body", maximum: maximumBodyLength)
-        if let expiresOn = draft.expiresOn, expiresOn < today {
+        if checkingExpiry, let expiresOn = draft.expiresOn, expiresOn < today {
             throw SGError.invalid(
                 field: "expiresOn", message: "\(expiresOn) has passed (today is \(today)): the notice would never show; delete it instead")
         }
         return draft
     }
 
-    /// The draft after `patch`, checked as a whole.
+    /// The draft after `patch`, checked as a whole. An expired notice can still be corrected or pinned: only an
+    /// expiry date the patch sets must not have passed.
     public static func apply(_ patch: NoticePatch, to notice: Notice, today: CalendarDate) throws -> NoticeDraft {
         try validated(
             NoticeDraft(
                 title: patch.title ?? notice.title, body: patch.body ?? notice.body, pinned: patch.pinned ?? notice.pinned,
                 expiresOn: patch.expiresOn.applied(to: notice.expiresOn)),
-            today: today)
+            today: today, checkingExpiry: patch.expiresOn != .keep)
     }
 
     public static func checkAdmin(_ actor: Actor) throws {

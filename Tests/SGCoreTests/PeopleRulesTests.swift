@@ -173,6 +173,19 @@ private func apply(_ build: (inout ProfilePatch) -> Void, owned: Set<ProfileFiel
         #expect(throws: SGError.self) { try NoticeRules.checkAdmin(ada.actor) }
     }
 
+    @Test func anExpiredNoticeCanBeCorrectedButNotGivenAPastExpiry() throws {
+        let yesterday = today.adding(days: -1)!
+        let expired = Notice(
+            id: 1, kind: .company, employeeID: nil, title: "Office closed", body: "Friday.", pinned: false,
+            expiresOn: yesterday, author: "boss", createdAt: Date(), updatedAt: Date(), readAt: nil, transition: nil)
+        let corrected = try NoticeRules.apply(NoticePatch(title: "Office closed on Friday"), to: expired, today: today)
+        #expect(corrected.title == "Office closed on Friday" && corrected.expiresOn == yesterday)
+        #expect(try NoticeRules.apply(NoticePatch(expiresOn: .set(today)), to: expired, today: today).expiresOn == today)
+        #expect {
+            _ = try NoticeRules.apply(NoticePatch(expiresOn: .set(yesterday)), to: expired, today: today)
+        } throws: { field(of: $0) == "expiresOn" }
+    }
+
     @Test func everyMoveOfARequestIsToldToItsOwner() throws {
         let request = HolidayRequest(
             id: 42, employeeID: ada.id, startDate: CalendarDate(year: 2026, month: 8, day: 10)!,
