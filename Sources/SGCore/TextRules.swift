@@ -56,6 +56,7 @@ public enum TextRules {
         return fits(text, 254) && parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
             && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
             && !text.contains(where: { $0.isWhitespace || $0.isNewline })
+            && !text.unicodeScalars.contains(where: isControl)
     }
 
     public static func email(_ text: String, field: String) throws -> String {

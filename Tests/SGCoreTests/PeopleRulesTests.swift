@@ -252,6 +252,14 @@ private func apply(_ build: (inout ProfilePatch) -> Void, owned: Set<ProfileFiel
         #expect { _ = try CompanyRules.workingWeek([0, 8]) } throws: { field(of: $0) == "workingWeek" }
     }
 
+    /// Control and invisible format characters (U+0000, U+0007, U+202E right-to-left override, U+200B zero-width
+    /// space) make an address that is not the one shown; they were accepted.
+    @Test(arguments: ["hr\u{0}@acme.example", "hr\u{7}@acme.example", "hr@acme\u{202E}.example", "h\u{200B}r@acme.example"])
+    func emailAddressesWithHiddenCharactersAreRefused(address: String) throws {
+        #expect(try TextRules.email("hr@acme.example", field: "email") == "hr@acme.example")
+        #expect { _ = try TextRules.email(address, field: "email") } throws: { field(of: $0) == "email" }
+    }
+
     @Test func deviceTokensAndPlatforms() throws {
         #expect(try DeviceRules.token("fcm:APA91b-x_y.z~0") == "fcm:APA91b-x_y.z~0")
         #expect { _ = try DeviceRules.token("short") } throws: { field(of: $0) == "token" }
