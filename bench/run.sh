@@ -27,7 +27,15 @@ scripts/install-deps.sh wrk time curl
 command -v python3 >/dev/null || scripts/install-deps.sh python3
 
 say "release build"
-swift build -c release 2>&1 | grep -E "error|warning: .*Sources|Compiling|Build complete" | grep -v "^\[" >&2 || true
+# A failed build must stop the run, not leave it to measure binaries left over from an earlier build.
+build_log=$(mktemp)
+if ! swift build -c release > "$build_log" 2>&1; then
+    grep -E "error|warning: .*Sources" "$build_log" >&2 || tail -40 "$build_log" >&2
+    rm -f "$build_log"
+    fail "release build failed"
+fi
+grep -E "warning: .*Sources|Build complete" "$build_log" >&2 || true
+rm -f "$build_log"
 bin=$(swift build -c release --show-bin-path)
 for tool in sgserver sgadmin sgbench; do [ -x "$bin/$tool" ] || fail "release build did not produce $tool"; done
 

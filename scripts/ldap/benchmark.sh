@@ -4,4 +4,10 @@
 # figures that mean something: scripts/ldap/benchmark.sh -c release
 set -eu
 cd "$(dirname "$0")/../.."
-SG_LDAP_BENCHMARK=1 swift test --disable-xctest --filter LDAPLatencyBenchmark "$@" 2>&1 | grep -E "^LATENCY|✘|error" || true
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+SG_LDAP_BENCHMARK=1 swift test --disable-xctest --filter LDAPLatencyBenchmark "$@" > "$log" 2>&1 || status=$?
+grep -E "^LATENCY|✘|error" "$log" || true
+# A build or test failure is the script's failure, not a run with no figures.
+[ "$status" -eq 0 ] || { tail -20 "$log" >&2; echo "benchmark: swift test exited $status" >&2; exit "$status"; }
