@@ -10,6 +10,7 @@ public struct Services: Sendable {
     public let sessions: Sessions
     /// Addresses of reverse proxies whose X-Forwarded-For is believed when throttling logins per client.
     public let trustedProxies: Set<String>
+    let yearViews = RenderedYearViews()
 
     public init(database: AppDatabase, holidays: HolidayService, sessions: Sessions, trustedProxies: Set<String> = []) {
         self.database = database
@@ -61,11 +62,20 @@ struct MeController {
         group.get("/me/holidays") { request, context in
             let employee = try context.requireEmployee()
             let year = try request.integerQuery("year", in: HolidayService.supportedYears)
+            let key = RenderedYearViews.Key(employeeID: employee.id, year: year)
+            let generation = try services.database.commitGeneration()
+            if let generation, let body = services.yearViews.body(for: key, generation: generation, at: services.holidays.clock.now()) {
+                return JSON.response(body)
+            }
             let view = try await services.holidays.yearView(employeeID: employee.id, year: year)
-            return JSON.response(written: DTO.YearHolidays(
+            var json = JSONWriter()
+            DTO.YearHolidays(
                 year: view.year,
                 requests: view.requests.map { DTO.Request($0, employee: nil, viewer: employee.actor, today: view.today) },
-                balance: view.balance))
+                balance: view.balance
+            ).write(to: &json)
+            if let generation { services.yearViews.store(json.buffer, of: view, for: key, generation: generation) }
+            return JSON.response(json.buffer)
         }
 
         /// Requests days off; the server counts the working days and checks overlap and balance.

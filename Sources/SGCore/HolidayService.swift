@@ -124,6 +124,14 @@ public struct HolidayService: Sendable {
         public let year: Int
         public let requests: [HolidayRequest]
         public let balance: Balance
+        /// The company's, in which `today` was taken.
+        public let timeZone: TimeZone
+
+        /// Whether `today` is still the company's date at `instant`: what the view says of each request (may it
+        /// still be cancelled?) depends on it.
+        public func isCurrent(at instant: Date) -> Bool {
+            CalendarDate(instant, in: timeZone) == today
+        }
     }
 
     public func yearView(employeeID: Int64, year: Int?) async throws -> YearView {
@@ -135,7 +143,8 @@ public struct HolidayService: Sendable {
             let year = year ?? today.year
             return YearView(
                 today: today, year: year, requests: try tx.requests(employeeID: employeeID, touching: year),
-                balance: try Self.balance(tx, employeeID: employeeID, year: year, company: company))
+                balance: try Self.balance(tx, employeeID: employeeID, year: year, company: company),
+                timeZone: company.timeZone)
         }
     }
 

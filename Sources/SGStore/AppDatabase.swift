@@ -164,6 +164,18 @@ public final class AppDatabase: Sendable {
         try await write { (db: Database) in try body(self.writeConnection.connection(for: db)) }
     }
 
+    /// A number that moves whenever anything (this process, sgadmin, any connection) has committed a change to
+    /// the database since it was last asked: a value computed from reads that began after this call returned
+    /// `n` is current for as long as this call returns `n`. Costs one step of a prepared statement.
+    /// Nil for an in-memory database (tests), whose changes are not tracked this way: there is nothing to cache.
+    public func commitGeneration() throws -> UInt64? {
+        guard let readers else { return nil }
+        return try readers.withConnection { connection in
+            _ = try connection.validatedCache()
+            return readers.commits.current
+        }
+    }
+
     /// A read on the caller's thread, in one transaction (one snapshot of the database). Reads take microseconds,
     /// so they run where the request already is instead of hopping to a database queue and back.
     func reading<T>(_ body: (SQLConnection) throws -> T) throws -> T {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import SGCore
+import Synchronization
 
 /// A SQLite connection driven through the C API, with its prepared statements kept for reuse.
 ///
@@ -15,10 +16,12 @@ final class SQLConnection {
     /// `PRAGMA data_version` when `cache` was last known valid; see `validatedCache()`.
     private var dataVersion: Int64 = -1
     private var cacheStorage = ConnectionCache()
+    /// Advanced when this connection notices a commit; shared by the pool's connections.
+    private let commits: CommitCounter?
 
     /// Opens `path` read-only, or read-write for checkpoints (the file must exist and be in WAL mode, as
     /// `AppDatabase.open` leaves it).
-    init(path: String, readOnly: Bool = true, busyTimeout: TimeInterval) throws {
+    init(path: String, readOnly: Bool = true, busyTimeout: TimeInterval, commits: CommitCounter? = nil) throws {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX, nil)
         guard code == SQLITE_OK, let handle else {
@@ -33,12 +36,14 @@ final class SQLConnection {
         // the process's resident memory once per connection (175 MB against 50 MB after the employee load).
         self.handle = handle
         self.owned = true
+        self.commits = commits
     }
 
     /// Runs statements on a connection GRDB owns (the writer, or an in-memory database's only connection).
     init(borrowing handle: OpaquePointer) {
         self.handle = handle
         self.owned = false
+        self.commits = nil
     }
 
     deinit {
@@ -119,9 +124,22 @@ final class SQLConnection {
         if version != dataVersion {
             cacheStorage = ConnectionCache()
             dataVersion = version
+            commits?.advance()
         }
         return cacheStorage
     }
+}
+
+/// Commits noticed by the read connections of a pool, from any connection or process: each connection's first
+/// `validatedCache()` after a commit advances the count (several may count the same commit; only change matters).
+///
+/// So once a connection has been validated, every commit before that moment has advanced the count: a value
+/// computed from reads that began after the count was read at `n` is current for as long as the count is `n`.
+final class CommitCounter: Sendable {
+    private let count = Atomic<UInt64>(0)
+
+    func advance() { count.add(1, ordering: .sequentiallyConsistent) }
+    var current: UInt64 { count.load(ordering: .sequentiallyConsistent) }
 }
 
 /// Values read under one `data_version` of one connection.
@@ -230,6 +248,7 @@ final class ReadConnectionPool: @unchecked Sendable {
     private var idle: [SQLConnection] = []
     private let path: String
     private let maximumIdle: Int
+    let commits = CommitCounter()
 
     init(path: String, maximumIdle: Int = 8) {
         self.path = path
@@ -237,7 +256,8 @@ final class ReadConnectionPool: @unchecked Sendable {
     }
 
     func withConnection<T>(_ body: (SQLConnection) throws -> T) throws -> T {
-        let connection = try lock.withLock { idle.popLast() } ?? SQLConnection(path: path, busyTimeout: AppDatabase.busyTimeout)
+        let connection = try lock.withLock { idle.popLast() }
+            ?? SQLConnection(path: path, busyTimeout: AppDatabase.busyTimeout, commits: commits)
         defer {
             lock.withLock {
                 if idle.count < maximumIdle { idle.append(connection) }

@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import SGAPI
+import SGCore
+import SGStore
+import SGTestSupport
+
+/// `GET /v1/me/holidays` is served from rendered bodies while nothing changes: whatever changes, through the
+/// API or another process (sgadmin), and when the company's day turns, the next read shows it.
+@Suite struct YearViewCacheTests {
+    private struct Seen: Equatable {
+        var statuses: [String]
+        var allowed: [[String]]
+        var allowance: Int
+        var approved: Int
+        var pending: Int
+    }
+
+    private func seen(_ reply: APIHarness.Client.Reply) -> Seen {
+        let balance = reply.json["balance"] as? [String: Any] ?? [:]
+        let requests = reply.json["requests"] as? [[String: Any]] ?? []
+        return Seen(
+            statuses: requests.map { $0["status"] as? String ?? "?" },
+            allowed: requests.map { $0["allowedActions"] as? [String] ?? [] },
+            allowance: balance["allowance"] as? Int ?? -1, approved: balance["approved"] as? Int ?? -1,
+            pending: balance["pending"] as? Int ?? -1)
+    }
+
+    @Test func theYearViewFollowsEveryChangeFromAnyProcessAndTheTurnOfTheDay() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let h = try await APIHarness.make(path: path.path)
+        // What sgadmin opens beside the server: another connection pool on the same file, the same rules.
+        let sgadmin = HolidayService(
+            store: try AppDatabase.open(path: path.path, schema: .requireCurrent), clock: h.fixture.clock)
+        let admin = Actor(employeeID: nil, name: "root (sgadmin)", isAdmin: true)
+        let tomorrow = h.fixture.day(1)
+        // 20:00 UTC today (the fixture's clock stands at noon).
+        let evening = h.fixture.clock.now().addingTimeInterval(8 * 3600)
+        h.fixture.clock.set(evening)
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let other = try await client.login("bob")
+            func view(_ token: String) async throws -> Seen {
+                let reply = try await client.call(.get, "/v1/me/holidays", token: token)
+                #expect(reply.status == .ok)
+                return seen(reply)
+            }
+            let empty = try await view(alice)
+            #expect(empty.statuses.isEmpty && empty.pending == 0)
+            #expect(try await view(alice) == empty)
+            #expect(try await view(other) == empty)
+
+            // Through the API.
+            let created = try await client.create(alice, tomorrow, tomorrow)
+            #expect(created.status == .created)
+            let id = try #require(created.json["id"] as? Int)
+            #expect(try await view(alice) == Seen(statuses: ["pending"], allowed: [["cancel"]], allowance: empty.allowance, approved: 0, pending: 1))
+            #expect(try await view(other) == empty)
+
+            // From another process: a decision and an allowance.
+            _ = try await sgadmin.perform(.approve, on: Int64(id), by: admin)
+            let approved = try await view(alice)
+            #expect(approved.statuses == ["approved"] && approved.approved == 1 && approved.pending == 0)
+            #expect(approved.allowed == [["cancel"]])
+            _ = try await sgadmin.setAllowance(employeeID: h.fixture.alice.id, year: tomorrow.year, days: 30, by: admin)
+            #expect(try await view(alice).allowance == 30)
+            #expect(try await view(alice).allowance == 30)
+
+            // The request's first day comes: an approved request can no longer be cancelled by its owner.
+            // The request's first day comes (20:00 -> 02:00 UTC, the company's zone; nothing is committed in
+            // between, the token lasts 12 hours): an approved request can no longer be cancelled by its owner.
+            h.fixture.clock.set(evening.addingTimeInterval(6 * 3600))
+            #expect(try await view(alice).allowed == [[]])
+        }
+    }
+}
