@@ -45,12 +45,6 @@ static inline char *sg_ldap_diagnostic(LDAP *ld) {
     return message;
 }
 
-static inline int sg_ldap_result_code(LDAP *ld) {
-    int code = LDAP_OTHER;
-    ldap_get_option(ld, LDAP_OPT_RESULT_CODE, &code);
-    return code;
-}
-
 /// One synchronous search; `seconds` bounds the wait for the whole result.
 static inline int sg_ldap_search(LDAP *ld, const char *base, int scope, const char *filter, char **attributes,
                                  LDAPControl **serverControls, double seconds, int sizeLimit, LDAPMessage **result) {

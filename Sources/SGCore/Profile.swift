@@ -1,15 +1,11 @@
 import Foundation
 
 /// The fields of an employee's profile, named as in the API.
-public enum ProfileField: String, Sendable, CaseIterable, Codable, Comparable {
+public enum ProfileField: String, Sendable, CaseIterable, Codable {
     case name, surname, email, position, birthDate, phone, twitter, linkedin
 
     /// What an employee may change about themself, unless their directory holds it.
     public static let employeeEditable: [ProfileField] = [.name, .surname, .position, .birthDate, .phone, .twitter, .linkedin]
-
-    public static func < (lhs: ProfileField, rhs: ProfileField) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
 }
 
 /// The current version of an employee's photo: its ETag (a digest of the bytes) changes with every new photo.

@@ -28,12 +28,6 @@ public struct LDAPConfiguration: Sendable, Equatable {
         case memberOf(attribute: String, groupDN: String)
         /// The group entry lists the user in `memberAttribute`.
         case groupEntry(groupDN: String, memberAttribute: GroupMemberAttribute)
-
-        public var groupDN: String {
-            switch self {
-            case .memberOf(_, let dn), .groupEntry(let dn, _): dn
-            }
-        }
     }
 
     public enum Scope: String, Sendable, CaseIterable {
@@ -150,16 +144,6 @@ public struct LDAPConfiguration: Sendable, Equatable {
 // MARK: - Settings
 
 extension LDAPConfiguration {
-    /// Every SG_LDAP_* setting, for `--help` texts and documentation.
-    public static let settingNames = [
-        "SG_LDAP_URL", "SG_LDAP_BASE_DN", "SG_LDAP_BIND_DN", "SG_LDAP_BIND_PASSWORD", "SG_LDAP_BIND_PASSWORD_FILE",
-        "SG_LDAP_USER_FILTER", "SG_LDAP_USER_DN_TEMPLATE", "SG_LDAP_SEARCH_SCOPE", "SG_LDAP_ADMIN_GROUP",
-        "SG_LDAP_GROUP_MEMBER_ATTRIBUTE", "SG_LDAP_MEMBER_OF_ATTRIBUTE", "SG_LDAP_ATTR_USERNAME",
-        "SG_LDAP_ATTR_GIVEN_NAME", "SG_LDAP_ATTR_SURNAME", "SG_LDAP_ATTR_FULL_NAME", "SG_LDAP_ATTR_EMAIL",
-        "SG_LDAP_ATTR_TITLE", "SG_LDAP_ATTR_PHONE", "SG_LDAP_START_TLS", "SG_LDAP_CA_FILE", "SG_LDAP_TLS_VERIFY",
-        "SG_LDAP_TIMEOUT", "SG_LDAP_CONNECT_TIMEOUT", "SG_LDAP_SYNC_FILTER", "SG_LDAP_THREADS",
-    ]
-
     /// The outcome of reading the settings: a configuration, or every problem found (never just the first).
     public struct Resolution: Sendable {
         public var configuration: LDAPConfiguration?

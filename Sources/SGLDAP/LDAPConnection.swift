@@ -50,8 +50,6 @@ public struct LDAPFailure: Error, Sendable, CustomStringConvertible {
 
     /// The connection is gone (for instance the directory restarted): a fresh connection may well work.
     var isConnectionLost: Bool { code == LDAP_SERVER_DOWN }
-
-    var isInvalidCredentials: Bool { code == LDAP_INVALID_CREDENTIALS }
 }
 
 /// One directory entry: its DN and its attribute values as text. Attribute names are matched without case.

@@ -94,7 +94,6 @@ final class SQLConnection {
     }
 
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-    var changes: Int { Int(sqlite3_changes(handle)) }
 
     func error(_ code: Int32, sql: String) -> any Error {
         let message = String(cString: sqlite3_errmsg(handle))
@@ -168,7 +167,6 @@ struct SQLStatement {
     // Binding: parameters are numbered from 1.
     func bind(_ index: Int32, _ value: Int64) { sqlite3_bind_int64(handle, index, value) }
     func bind(_ index: Int32, _ value: Int) { sqlite3_bind_int64(handle, index, Int64(value)) }
-    func bind(_ index: Int32, _ value: Bool) { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
     /// With its length in bytes, so that text is stored whole even if it holds U+0000.
     func bind(_ index: Int32, _ value: String) {
         var value = value
