@@ -138,10 +138,7 @@ struct CompanyCommand: AsyncParsableCommand {
                 patch.email = change(email)
                 patch.website = change(website)
                 if let workingWeek {
-                    guard let week = WorkingWeek(code: workingWeek) else {
-                        throw SGError.invalid(field: "--working-week", message: "'\(workingWeek)' is not a set of ISO weekday digits 1-7, e.g. 12345")
-                    }
-                    patch.workingWeek = week
+                    patch.workingWeek = try CompanyRules.workingWeek(code: workingWeek, field: "--working-week")
                 }
                 patch.defaultAllowance = defaultAllowance
                 patch.timeZone = timeZone

@@ -81,6 +81,18 @@ public enum CompanyRules {
         return week
     }
 
+    /// The working week written as ISO weekday digits ("12345", as sgadmin takes it), under the same rule.
+    public static func workingWeek(code: String, field: String) throws -> WorkingWeek {
+        var days: [Int] = []
+        for character in code {
+            guard character.isASCII, let day = character.wholeNumberValue else {
+                throw SGError.invalid(field: field, message: "'\(code)' is not a set of ISO weekday digits 1-7, e.g. 12345")
+            }
+            days.append(day)
+        }
+        return try workingWeek(days, field: field)
+    }
+
     private static func optional(_ change: Change<String>, _ current: String?, _ check: (String) throws -> String) throws -> String? {
         switch change {
         case .keep: return current

@@ -235,7 +235,7 @@ private func apply(_ build: (inout ProfilePatch) -> Void, owned: Set<ProfileFiel
         #expect(updated.settings.timeZoneIdentifier == "Europe/Madrid" && updated.settings.defaultAllowance == 23)
     }
 
-    @Test func refusesBadCompanyFields() {
+    @Test func refusesBadCompanyFields() throws {
         for (name, build) in [
             ("email", { (p: inout CompanyPatch) in p.email = .set("not-an-address") }),
             ("website", { (p: inout CompanyPatch) in p.website = .set("ftp://acme.example") }),
@@ -250,6 +250,11 @@ private func apply(_ build: (inout ProfilePatch) -> Void, owned: Set<ProfileFiel
         #expect { _ = try CompanyRules.workingWeek([1, 1, 2]) } throws: { field(of: $0) == "workingWeek" }
         #expect { _ = try CompanyRules.workingWeek([]) } throws: { field(of: $0) == "workingWeek" }
         #expect { _ = try CompanyRules.workingWeek([0, 8]) } throws: { field(of: $0) == "workingWeek" }
+        // Written as digits (sgadmin): the same rule, duplicates included.
+        #expect(try CompanyRules.workingWeek(code: "7123", field: "--working-week").code == "1237")
+        for code in ["11234", "", "1-5", "٣", "08"] {
+            #expect { _ = try CompanyRules.workingWeek(code: code, field: "--working-week") } throws: { field(of: $0) == "--working-week" }
+        }
     }
 
     /// Control and invisible format characters (U+0000, U+0007, U+202E right-to-left override, U+200B zero-width
