@@ -115,14 +115,7 @@ struct HolidaysController {
         group.get("/holidays") { request, context in
             let admin = try context.requireAdmin()
             var filter = RequestFilter()
-            if let text = request.uri.queryParameters.get("status") {
-                guard let status = HolidayStatus(rawValue: text) else {
-                    throw SGError.invalid(
-                        field: "status",
-                        message: "'\(text)' is not one of \(HolidayStatus.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                filter.status = status
-            }
+            if let text = request.uri.queryParameters.get("status") { filter.status = try HolidayStatus.parse(text, field: "status") }
             filter.year = try request.integerQuery("year", in: HolidayService.supportedYears)
             filter.employeeID = try request.integerQuery("employee", in: 1...Int(Int64.max)).map(Int64.init)
             filter.afterID = try request.integerQuery("after", in: 0...Int(Int64.max)).map(Int64.init)

@@ -38,12 +38,7 @@ struct List: AsyncParsableCommand {
         try await running {
             let database = try global.open()
             var filter = RequestFilter()
-            if let status {
-                guard let parsed = HolidayStatus(rawValue: status) else {
-                    throw SGError.invalid(field: "--status", message: "'\(status)' is not one of pending, approved, rejected, cancelled")
-                }
-                filter.status = parsed
-            }
+            if let status { filter.status = try HolidayStatus.parse(status, field: "--status") }
             if let year { try HolidayService.checkYear(year); filter.year = year }
             if let employee { filter.employeeID = try await findEmployee(database, employee).id }
             printOut(requestRows(try await database.allRequests(filter)).render(format))

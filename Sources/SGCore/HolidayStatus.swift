@@ -9,6 +9,14 @@ public enum HolidayStatus: String, Codable, Sendable, CaseIterable {
 
     /// Pending and approved requests hold their days: they count against the allowance and block overlaps.
     public var holdsDays: Bool { self == .pending || self == .approved }
+
+    /// A status as a client or an operator writes it, exactly; anything else is an error naming `field`.
+    public static func parse(_ text: String, field: String) throws -> HolidayStatus {
+        guard let status = HolidayStatus(rawValue: text) else {
+            throw SGError.invalid(field: field, message: "'\(text)' is not one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return status
+    }
 }
 
 /// A move of a request from one state to another.
