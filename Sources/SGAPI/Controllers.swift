@@ -178,10 +178,8 @@ struct EmployeesController {
                 throw SGError.invalid(field: "year", message: "'\(context.parameters.get("year") ?? "")' is not a year")
             }
             let body = try await JSON.decode(AllowanceBody.self, from: request, context: context)
-            guard body.days.rounded() == body.days, abs(body.days) <= Double(HolidayService.maximumAllowance) else {
-                throw SGError.invalid(field: "days", message: "must be a whole number between 0 and \(HolidayService.maximumAllowance)")
-            }
-            let balance = try await services.holidays.setAllowance(employeeID: id, year: year, days: Int(body.days), by: admin.actor)
+            let days = try JSON.wholeDays(body.days, field: "days")
+            let balance = try await services.holidays.setAllowance(employeeID: id, year: year, days: days, by: admin.actor)
             return JSON.response(written: balance)
         }
 

@@ -390,11 +390,8 @@ struct CompanyController {
             }
             patch.workingWeek = try CompanyRules.workingWeek(try container.decode([Int].self, forKey: AnyKey("workingWeek")))
             // Read as a number of any shape so that 1.5 gets a 422 naming the field, not a parse error.
-            let days = try container.decode(Double.self, forKey: AnyKey("defaultAllowance"))
-            guard days.rounded() == days, abs(days) <= Double(HolidayService.maximumAllowance) else {
-                throw SGError.invalid(field: "defaultAllowance", message: "must be a whole number between 0 and \(HolidayService.maximumAllowance)")
-            }
-            patch.defaultAllowance = Int(days)
+            patch.defaultAllowance = try JSON.wholeDays(
+                try container.decode(Double.self, forKey: AnyKey("defaultAllowance")), field: "defaultAllowance")
             patch.timeZone = try container.decodeIfPresent(String.self, forKey: AnyKey("timeZone"))
         }
     }
