@@ -28,6 +28,29 @@ public struct LDAPConfiguration: Sendable, Equatable {
         case memberOf(attribute: String, groupDN: String)
         /// The group entry lists the user in `memberAttribute`.
         case groupEntry(groupDN: String, memberAttribute: GroupMemberAttribute)
+
+        /// For `.memberOf`: whether the entry's attribute names the group, DNs compared as the directory compares
+        /// them (without case or spacing). Nil for `.groupEntry`, where the group must be read.
+        func memberOfNamesGroup(_ entry: LDAPEntry) -> Bool? {
+            guard case .memberOf(let attribute, let groupDN) = self else { return nil }
+            let group = LDAPEscaping.normalizedDN(groupDN)
+            return entry.values(attribute).contains { LDAPEscaping.normalizedDN($0) == group }
+        }
+
+        /// For `.groupEntry`: what the group lists for this entry — its username for memberUid, its DN otherwise;
+        /// empty when the entry has no username.
+        func member(_ entry: LDAPEntry, usernameAttribute: String) -> String {
+            guard case .groupEntry(_, .memberUid) = self else { return entry.dn }
+            return entry.first(usernameAttribute) ?? ""
+        }
+
+        /// A value of the group's member attribute, or `member(_:usernameAttribute:)`, in the form in which two are
+        /// equal when the directory finds them equal at login: memberUid is compared exactly (caseExactIA5Match in
+        /// RFC 2307), DNs without case or spacing.
+        func comparableMember(_ value: String) -> String {
+            if case .groupEntry(_, .memberUid) = self { return value }
+            return LDAPEscaping.normalizedDN(value)
+        }
     }
 
     public enum Scope: String, Sendable, CaseIterable {

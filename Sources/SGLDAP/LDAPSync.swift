@@ -114,29 +114,22 @@ extension LDAPDirectory {
                 entries += page
             }
             var members: Set<String>?
-            if case .groupEntry(let groupDN, let attribute)? = configuration.admin {
+            if let rule = configuration.admin, case .groupEntry(let groupDN, let attribute) = rule {
                 let found = try connection.search(
                     base: groupDN, scope: LDAP_SCOPE_BASE, filter: "(objectClass=*)", attributes: [attribute.rawValue],
                     deadline: Deadline(secondsFromNow: max(configuration.timeout, 30)), step: "group read")
                 let values = found.entries.first?.values(attribute.rawValue) ?? []
-                members = Set(values.map { attribute == .memberUid ? $0.lowercased() : LDAPEscaping.normalizedDN($0) })
+                members = Set(values.map(rule.comparableMember))
             }
             return (entries, members)
         }
     }
 
+    /// The same answer as `adminStatus` gives at login, from the group read once for the whole sync.
     private func isAdmin(_ entry: LDAPEntry, groupMembers: Set<String>?) -> Bool {
-        switch configuration.admin {
-        case nil:
-            return false
-        case .memberOf(let attribute, let groupDN):
-            let group = LDAPEscaping.normalizedDN(groupDN)
-            return entry.values(attribute).contains { LDAPEscaping.normalizedDN($0) == group }
-        case .groupEntry(_, let attribute):
-            let key = attribute == .memberUid
-                ? (entry.first(configuration.attributes.username) ?? "").lowercased()
-                : LDAPEscaping.normalizedDN(entry.dn)
-            return groupMembers?.contains(key) ?? false
-        }
+        guard let rule = configuration.admin else { return false }
+        if let named = rule.memberOfNamesGroup(entry) { return named }
+        let member = rule.member(entry, usernameAttribute: configuration.attributes.username)
+        return !member.isEmpty && groupMembers?.contains(rule.comparableMember(member)) == true
     }
 }

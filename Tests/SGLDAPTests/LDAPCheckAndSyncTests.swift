@@ -68,6 +68,26 @@ struct LDAPCheckAndSyncTests {
         }
     }
 
+    /// The directory compares memberUid exactly (caseExactIA5Match): "BOB" in the group is not bob, at login and
+    /// in sync alike. Sync compared it without case, so sync made bob an admin and his next login undid it.
+    @Test("login and sync agree on a memberUid written in another case")
+    func memberUidCase() async throws {
+        try await withDirectoryServer { server in
+            var configuration = server.configuration()
+            configuration.admin = .groupEntry(groupDN: "cn=holiday-admins-posix,ou=groups,dc=example,dc=com", memberAttribute: .memberUid)
+            try await server.modify("dn: cn=holiday-admins-posix,ou=groups,dc=example,dc=com\nchangetype: modify\nadd: memberUid\nmemberUid: BOB\n")
+            let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
+            let database = try AppDatabase.inMemory()
+            let sessions = Sessions(database: database, directory: directory)
+            #expect(try await sessions.login(username: "bob", password: "bob-secret-2").employee.isAdmin == false)
+            #expect(try await sessions.login(username: "carol", password: "carol-secret-3").employee.isAdmin)
+            _ = try await directory.sync(into: database, pageSize: 50) { _, _ in }
+            #expect(try await database.employee(username: "bob")?.isAdmin == false)
+            #expect(try await database.employee(username: "carol")?.isAdmin == true)
+            #expect(await directory.check(username: "bob", database: database).step("role")?.detail == "employee (not admin)")
+        }
+    }
+
     @Test("sync provisions every user, skips the ambiguous one, and deactivates leavers only")
     func sync() async throws {
         try await withDirectoryServer { server in
