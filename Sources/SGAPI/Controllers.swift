@@ -8,7 +8,8 @@ public struct Services: Sendable {
     public let database: AppDatabase
     public let holidays: HolidayService
     public let sessions: Sessions
-    /// Addresses of reverse proxies whose X-Forwarded-For is believed when throttling logins per client.
+    /// Addresses of reverse proxies whose X-Forwarded-For is believed when throttling logins per client
+    /// (`IPAddress.canonical` form).
     public let trustedProxies: Set<String>
     let yearViews = RenderedYearViews()
 
@@ -16,7 +17,7 @@ public struct Services: Sendable {
         self.database = database
         self.holidays = holidays
         self.sessions = sessions
-        self.trustedProxies = trustedProxies
+        self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })
     }
 }
 

@@ -189,9 +189,8 @@ struct Settings {
         var trustedProxies = Set<String>()
         for item in (value("SG_TRUSTED_PROXIES") ?? "").split(separator: ",") {
             let address = item.trimmingCharacters(in: .whitespaces)
-            var buffer = [UInt8](repeating: 0, count: 16)
-            if inet_pton(AF_INET, address, &buffer) == 1 || inet_pton(AF_INET6, address, &buffer) == 1 {
-                trustedProxies.insert(address)
+            if let canonical = IPAddress.canonical(address) {
+                trustedProxies.insert(canonical)
             } else {
                 problems.append("SG_TRUSTED_PROXIES / --trusted-proxies '\(address)' is not an IP address")
             }

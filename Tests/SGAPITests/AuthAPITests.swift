@@ -69,4 +69,35 @@ import SGTestSupport
             #expect(requests.first?["allowedActions"] as? [String] == ["cancel"])
         }
     }
+
+    /// A proxy configured as "::ffff:127.0.0.1" or "0:0:0:0:0:0:0:1" was compared as text with the peer's
+    /// "127.0.0.1" or "::1" and never trusted: every client behind it shared one throttle budget.
+    @Test func aTrustedProxyIsRecognisedHoweverItsAddressIsWritten() async throws {
+        #expect(IPAddress.canonical("::FFFF:10.0.0.1") == "10.0.0.1")
+        #expect(IPAddress.canonical("2001:DB8:0:0:0:0:0:1") == "2001:db8::1")
+        #expect(IPAddress.canonical("0:0:0:0:0:0:0:1") == "::1")
+        #expect(IPAddress.canonical("010.0.0.1") == nil && IPAddress.canonical("proxy.local") == nil)
+        let f = try await Fixture.make()
+        for written in ["::ffff:127.0.0.1", "127.0.0.1"] {
+            let throttle = LoginThrottle(limits: .init(perUsername: 100, perAddress: 2, window: 120), clock: f.clock)
+            let sessions = Sessions(
+                database: f.database, directory: LocalAccountDirectory(database: f.database, cost: 4), clock: f.clock,
+                throttle: throttle)
+            let services = Services(database: f.database, holidays: f.service, sessions: sessions, trustedProxies: [written])
+            let app = buildApplication(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), services: services)
+            try await app.test(.live) { client async throws in
+                func login(_ password: String, from address: String) async throws -> HTTPResponse.Status {
+                    let body = #"{"username":"alice","password":"\#(password)"}"#
+                    var headers: HTTPFields = [.contentType: "application/json"]
+                    headers[.init("X-Forwarded-For")!] = address
+                    return try await client.execute(uri: "/v1/auth/login", method: .post, headers: headers, body: ByteBuffer(string: body)).status
+                }
+                #expect(try await login("guess", from: "203.0.113.1") == .unauthorized, "\(written)")
+                #expect(try await login("guess", from: "203.0.113.1") == .unauthorized, "\(written)")
+                #expect(try await login(Fixture.password, from: "203.0.113.1") == .tooManyRequests, "\(written)")
+                // Another client behind the same proxy has its own budget.
+                #expect(try await login(Fixture.password, from: "203.0.113.2") == .ok, "\(written)")
+            }
+        }
+    }
 }
