@@ -75,8 +75,9 @@ struct MeController {
                 requests: view.requests.map { DTO.Request($0, employee: nil, viewer: employee.actor, today: view.today) },
                 balance: view.balance
             ).write(to: &json)
-            if let generation { services.yearViews.store(json.buffer, of: view, for: key, generation: generation) }
-            return JSON.response(json.buffer)
+            let body = json.buffer
+            if let generation { services.yearViews.store(body, of: view, for: key, generation: generation) }
+            return JSON.response(body)
         }
 
         /// Requests days off; the server counts the working days and checks overlap and balance.

@@ -16,7 +16,9 @@ final class RenderedYearViews: Sendable {
     }
 
     private struct Entry: Sendable {
-        let view: HolidayService.YearView
+        /// The company's date the body was rendered on, and its zone.
+        let today: CalendarDate
+        let timeZone: TimeZone
         let body: ByteBuffer
     }
 
@@ -35,7 +37,7 @@ final class RenderedYearViews: Sendable {
     /// The body rendered for `key` under `generation`, if its day is still the company's day at `instant`.
     func body(for key: Key, generation: UInt64, at instant: Date) -> ByteBuffer? {
         let entry = state.withLock { state in state.generation == generation ? state.entries[key] : nil }
-        guard let entry, entry.view.isCurrent(at: instant) else { return nil }
+        guard let entry, entry.today.isToday(at: instant, in: entry.timeZone) else { return nil }
         return entry.body
     }
 
@@ -48,7 +50,7 @@ final class RenderedYearViews: Sendable {
             }
             guard generation == state.generation else { return }
             if state.entries.count >= maximumEntries { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = Entry(view: view, body: body)
+            state.entries[key] = Entry(today: view.today, timeZone: view.timeZone, body: body)
         }
     }
 }

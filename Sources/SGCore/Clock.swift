@@ -27,6 +27,11 @@ public final class FixedClock: NowProvider, @unchecked Sendable {
 }
 
 extension CalendarDate {
+    /// Whether this is the date of `instant` in `timeZone`.
+    public func isToday(at instant: Date, in timeZone: TimeZone) -> Bool {
+        CalendarDate(instant, in: timeZone) == self
+    }
+
     /// The calendar date of `instant` in `timeZone`: where holidays meet instants.
     public init(_ instant: Date, in timeZone: TimeZone) {
         // The local date is the day of the instant shifted by the zone's offset at that instant.

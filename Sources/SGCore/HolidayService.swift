@@ -124,14 +124,9 @@ public struct HolidayService: Sendable {
         public let year: Int
         public let requests: [HolidayRequest]
         public let balance: Balance
-        /// The company's, in which `today` was taken.
+        /// The company's, in which `today` was taken: what the view says of each request (may it still be
+        /// cancelled?) holds while `today.isToday(at:in:)` this zone.
         public let timeZone: TimeZone
-
-        /// Whether `today` is still the company's date at `instant`: what the view says of each request (may it
-        /// still be cancelled?) depends on it.
-        public func isCurrent(at instant: Date) -> Bool {
-            CalendarDate(instant, in: timeZone) == today
-        }
     }
 
     public func yearView(employeeID: Int64, year: Int?) async throws -> YearView {
