@@ -215,16 +215,16 @@ struct DirectoryController {
             guard HolidayRules.mayRead(holidaysOf: id, by: viewer.actor) else {
                 throw SGError.forbidden("Only an admin can read another employee's holidays.")
             }
-            let today = try await services.holidays.today()
-            let year = try request.integerQuery("year", in: HolidayService.supportedYears) ?? today.year
-            let view = try await services.database.employeeYear(employeeID: id, year: year)
+            let year = try request.integerQuery("year", in: HolidayService.supportedYears)
+            let found = try await services.database.employeeYear(employeeID: id, year: year, at: services.holidays.clock.now())
             guard let profile = try await services.database.profile(employeeID: id) else {
                 throw SGError.notFound("Employee \(id) does not exist.")
             }
+            let view = found.view
             return JSON.response(written: DTO.EmployeeYear(
-                employee: try JSON.encoder.encode(DTO.DirectoryEntry(profile)), year: year,
-                requests: view.requests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: today) },
-                balance: view.balance, years: view.years))
+                employee: try JSON.encoder.encode(DTO.DirectoryEntry(profile)), year: view.year,
+                requests: view.requests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: view.today) },
+                balance: view.balance, years: found.years))
         }
     }
 

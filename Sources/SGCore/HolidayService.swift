@@ -132,15 +132,19 @@ public struct HolidayService: Sendable {
     public func yearView(employeeID: Int64, year: Int?) async throws -> YearView {
         if let year { try Self.checkYear(year) }
         let now = clock.now()
-        return try await store.read { tx in
-            let company = try tx.company()
-            let today = Self.today(now, company)
-            let year = year ?? today.year
-            return YearView(
-                today: today, year: year, requests: try tx.requests(employeeID: employeeID, touching: year),
-                balance: try Self.balance(tx, employeeID: employeeID, year: year, company: company),
-                timeZone: company.timeZone)
-        }
+        return try await store.read { tx in try Self.yearView(tx, employeeID: employeeID, year: year, now: now) }
+    }
+
+    /// An employee's year (default: the company's current year) as of `now`, read in `tx`.
+    public static func yearView(_ tx: any HolidayReading, employeeID: Int64, year: Int?, now: Date) throws -> YearView {
+        if let year { try checkYear(year) }
+        let company = try tx.company()
+        let today = today(now, company)
+        let year = year ?? today.year
+        return YearView(
+            today: today, year: year, requests: try tx.requests(employeeID: employeeID, touching: year),
+            balance: try balance(tx, employeeID: employeeID, year: year, company: company),
+            timeZone: company.timeZone)
     }
 
     // MARK: Balances and allowances

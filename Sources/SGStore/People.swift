@@ -41,10 +41,7 @@ public struct StoredPhoto: Sendable {
 
 /// One employee's holiday year, for the admin's view of any employee.
 public struct EmployeeYear: Sendable {
-    public let employee: Employee
-    public let year: Int
-    public let requests: [HolidayRequest]
-    public let balance: Balance
+    public let view: HolidayService.YearView
     /// Every year with requests or an allowance of this employee, ascending.
     public let years: [Int]
 }
@@ -313,15 +310,16 @@ extension AppDatabase {
 
     /// Any employee's requests touching `year` (inactive employees included), that year's balance, and the years
     /// that hold data for them.
-    public func employeeYear(employeeID: Int64, year: Int) async throws -> EmployeeYear {
-        try HolidayService.checkYear(year)
+    /// The year view of any employee (active or not), as `HolidayService.yearView` gives it, in one snapshot
+    /// with the years that hold their data.
+    public func employeeYear(employeeID: Int64, year: Int?, at now: Date) async throws -> EmployeeYear {
+        if let year { try HolidayService.checkYear(year) }
         return try reading { connection in
-            guard let employee = try Rows.employee(connection, id: employeeID) else {
+            guard try Rows.employee(connection, id: employeeID) != nil else {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }
-            let tx = SQLHolidayTransaction(connection: connection)
-            let requests = try tx.requests(employeeID: employeeID, touching: year)
-            let balance = try HolidayService.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
+            let view = try HolidayService.yearView(
+                SQLHolidayTransaction(connection: connection), employeeID: employeeID, year: year, now: now)
             let years = try connection.with(
                 """
                 SELECT year FROM holiday_request_days WHERE employee_id = ?
@@ -335,7 +333,7 @@ extension AppDatabase {
                 while try statement.step() { years.append(statement.int(0)) }
                 return years
             }
-            return EmployeeYear(employee: employee, year: year, requests: requests, balance: balance, years: years)
+            return EmployeeYear(view: view, years: years)
         }
     }
 }
