@@ -296,9 +296,7 @@ struct NoticesController {
             let viewer = try context.requireEmployee()
             var query = NoticeQuery(viewerID: viewer.id)
             query.includeExpired = try request.booleanQuery("includeExpired") ?? false
-            if query.includeExpired && !viewer.isAdmin {
-                throw SGError.forbidden("Only an admin can list expired notices.")
-            }
+            if query.includeExpired { try NoticeRules.checkListsExpired(viewer.actor) }
             if let after = request.uri.queryParameters.get("after") {
                 guard let cursor = NoticeCursor(String(after)) else {
                     throw SGError.invalid(field: "after", message: "'\(after)' is not a cursor; pass the nextAfter of the previous page")
@@ -326,7 +324,7 @@ struct NoticesController {
             let viewer = try context.requireEmployee()
             let id = try context.parameters.id("id", what: "Notice")
             let notice = try await services.database.notice(
-                id: id, viewerID: viewer.id, includeExpired: viewer.isAdmin, at: services.holidays.clock.now())
+                id: id, viewerID: viewer.id, includeExpired: NoticeRules.seesExpired(viewer.actor), at: services.holidays.clock.now())
             return try JSON.response(DTO.NoticeBody(notice))
         }
 

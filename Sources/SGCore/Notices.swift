@@ -127,6 +127,14 @@ public enum NoticeRules {
             today: today, checkingExpiry: patch.expiresOn != .keep)
     }
 
+    /// Expired company notices stay visible to admins (to correct, renew or delete them), to no one else.
+    public static func seesExpired(_ actor: Actor) -> Bool { actor.isAdmin }
+
+    /// Asking for a listing with the expired notices: admins only.
+    public static func checkListsExpired(_ actor: Actor) throws {
+        guard seesExpired(actor) else { throw SGError.forbidden("Only an admin can list expired notices.") }
+    }
+
     public static func checkAdmin(_ actor: Actor) throws {
         guard actor.isAdmin else { throw SGError.forbidden("Only an admin can post, edit or delete company notices.") }
     }
