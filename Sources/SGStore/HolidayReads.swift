@@ -173,10 +173,7 @@ extension AppDatabase {
     // MARK: Public holidays
 
     public func addPublicHoliday(_ holiday: PublicHoliday) async throws {
-        let name = holiday.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.count <= 100 else {
-            throw SGError.invalid(field: "name", message: "1 to 100 characters")
-        }
+        let name = try TextRules.line(holiday.name, field: "name", maximum: PublicHoliday.maximumNameLength)
         try await writing { connection in
             let existing = try connection.with("SELECT name FROM public_holidays WHERE date = ?") { statement in
                 statement.bind(1, holiday.date)

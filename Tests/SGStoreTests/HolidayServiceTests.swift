@@ -27,6 +27,19 @@ import SGTestSupport
         #expect(balance.remaining == 19)
     }
 
+    /// A public holiday's name is one line of text like any other: a line break or NUL was accepted.
+    @Test func publicHolidayNamesAreOneLineOfText() async throws {
+        let f = try await Fixture.make()
+        for name in ["", "   ", "Fiesta\nNacional", "Fiesta\u{0}", String(repeating: "x", count: 101)] {
+            await #expect(throws: SGError.self) {
+                try await f.database.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-10-12"), name: name))
+            }
+        }
+        try await f.database.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-10-12"), name: "  Fiesta Nacional "))
+        let names = try await f.database.read { (db: Database) in try String.fetchAll(db, sql: "SELECT name FROM public_holidays") }
+        #expect(names == ["Fiesta Nacional"])
+    }
+
     @Test func refusesBadDatesWithoutWritingAnything() async throws {
         let f = try await Fixture.make()
         let cases: [(CalendarDate, CalendarDate, String)] = [
