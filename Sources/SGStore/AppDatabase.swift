@@ -193,11 +193,13 @@ public final class AppDatabase: Sendable {
         do {
             return try await work()
         } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw SGError.unavailable(
-                "The database stayed locked by another writer for \(Int(busyTimeout)) s. Try again in a moment.",
-                retryAfterSeconds: 1)
+            throw lockedTooLong
         }
     }
+
+    /// What a caller hears when another process held the write lock past `busyTimeout`.
+    static let lockedTooLong = SGError.unavailable(
+        "The database stayed locked by another writer for \(Int(busyTimeout)) s. Try again in a moment.", retryAfterSeconds: 1)
 }
 
 extension AppDatabase: HolidayStore {

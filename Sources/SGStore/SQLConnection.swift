@@ -98,11 +98,7 @@ final class SQLConnection {
     func error(_ code: Int32, sql: String) -> any Error {
         let message = String(cString: sqlite3_errmsg(handle))
         let primary = code & 0xFF
-        if primary == SQLITE_BUSY || primary == SQLITE_LOCKED {
-            return SGError.unavailable(
-                "The database stayed locked by another writer for \(Int(AppDatabase.busyTimeout)) s. Try again in a moment.",
-                retryAfterSeconds: 1)
-        }
+        if primary == SQLITE_BUSY || primary == SQLITE_LOCKED { return AppDatabase.lockedTooLong }
         return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
     }
 
