@@ -110,7 +110,7 @@ struct ProfileController {
                 employeeID: employee.id, bytes: Array(buffer.readableBytesView), at: services.holidays.clock.now())
             return try JSON.response(
                 DTO.PhotoBody(
-                    photoUrl: "/v1/employees/\(employee.id)/photo?v=\(version.etag)", etag: version.etag,
+                    photoUrl: DTO.photoURL(employeeID: employee.id, version: version), etag: version.etag,
                     contentType: version.contentType, width: inspected.width, height: inspected.height,
                     bytes: buffer.readableBytes),
                 headers: [.eTag: "\"\(version.etag)\""])

@@ -20,7 +20,11 @@ extension DTO {
     /// Where a client loads an employee's photo. The `v` query names the photo's version, so a new photo is a
     /// new URL and no cache shows the old one.
     static func photoURL(_ profile: SGCore.Profile) -> String? {
-        profile.photo.map { "/v1/employees/\(profile.employee.id)/photo?v=\($0.etag)" }
+        profile.photo.map { photoURL(employeeID: profile.employee.id, version: $0) }
+    }
+
+    static func photoURL(employeeID: Int64, version: PhotoVersion) -> String {
+        "/v1/employees/\(employeeID)/photo?v=\(version.etag)"
     }
 
     /// The logged-in employee's own profile, private fields included.
