@@ -51,12 +51,12 @@ public enum CompanyRules {
         if let name = patch.name {
             result.settings.name = try TextRules.line(name, field: "name", maximum: maximumNameLength)
         }
-        result.contact.address = try optional(patch.address, company.contact.address) {
+        result.contact.address = try patch.address.applied(to: company.contact.address) {
             try TextRules.paragraphs($0, field: "address", maximum: maximumAddressLength)
         }
-        result.contact.phone = try optional(patch.phone, company.contact.phone) { try TextRules.phone($0, field: "phone") }
-        result.contact.email = try optional(patch.email, company.contact.email) { try TextRules.email($0, field: "email") }
-        result.contact.website = try optional(patch.website, company.contact.website) { try TextRules.webAddress($0, field: "website") }
+        result.contact.phone = try patch.phone.applied(to: company.contact.phone) { try TextRules.phone($0, field: "phone") }
+        result.contact.email = try patch.email.applied(to: company.contact.email) { try TextRules.email($0, field: "email") }
+        result.contact.website = try patch.website.applied(to: company.contact.website) { try TextRules.webAddress($0, field: "website") }
         if let week = patch.workingWeek { result.settings.workingWeek = week }
         if let days = patch.defaultAllowance {
             guard (0...HolidayService.maximumAllowance).contains(days) else {
@@ -91,16 +91,6 @@ public enum CompanyRules {
             days.append(day)
         }
         return try workingWeek(days, field: field)
-    }
-
-    private static func optional(_ change: Change<String>, _ current: String?, _ check: (String) throws -> String) throws -> String? {
-        switch change {
-        case .keep: return current
-        case .clear: return nil
-        case .set(let text):
-            // Empty text clears, as null does.
-            return text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : try check(text)
-        }
     }
 }
 

@@ -106,8 +106,8 @@ public enum ProfileRules {
             }
         }
 
-        profile.position = try optional(patch.position, current.position) {
-            try TextRules.optionalLine($0, field: "position", maximum: maximumPositionLength)
+        profile.position = try patch.position.applied(to: current.position) {
+            try TextRules.line($0, field: "position", maximum: maximumPositionLength)
         }
         try ownedCheck(.position, profile.position, current.position)
 
@@ -133,11 +133,11 @@ public enum ProfileRules {
         }
         try ownedCheck(.birthDate, profile.birthDate?.description, current.birthDate?.description)
 
-        profile.phone = try optional(patch.phone, current.phone) { try TextRules.phone($0, field: "phone") }
+        profile.phone = try patch.phone.applied(to: current.phone) { try TextRules.phone($0, field: "phone") }
         try ownedCheck(.phone, profile.phone, current.phone)
-        profile.twitter = try optional(patch.twitter, current.twitter, twitterHandle)
+        profile.twitter = try patch.twitter.applied(to: current.twitter, checkedBy: twitterHandle)
         try ownedCheck(.twitter, profile.twitter, current.twitter)
-        profile.linkedin = try optional(patch.linkedin, current.linkedin) {
+        profile.linkedin = try patch.linkedin.applied(to: current.linkedin) {
             try TextRules.webAddress($0, field: "linkedin", hosts: ["linkedin.com"])
         }
         try ownedCheck(.linkedin, profile.linkedin, current.linkedin)
@@ -145,9 +145,8 @@ public enum ProfileRules {
     }
 
     /// A Twitter/X handle, stored without '@': "@ada", "ada" or "https://x.com/ada" all give "ada".
-    public static func twitterHandle(_ text: String) throws -> String? {
+    public static func twitterHandle(_ text: String) throws -> String {
         var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if value.isEmpty { return nil }
         for prefix in ["https://", "http://", "www.", "twitter.com/", "x.com/", "mobile.twitter.com/"] where value.lowercased().hasPrefix(prefix) {
             value = String(value.dropFirst(prefix.count))
         }
@@ -163,14 +162,5 @@ public enum ProfileRules {
     /// The fields `owned` leaves to the employee, in API order.
     public static func editableFields(owned: Set<ProfileField>) -> [ProfileField] {
         ProfileField.employeeEditable.filter { !owned.contains($0) }
-    }
-
-    /// Empty text clears an optional field, as `null` does.
-    private static func optional(_ change: Change<String>, _ current: String?, _ check: (String) throws -> String?) throws -> String? {
-        switch change {
-        case .keep: current
-        case .clear: nil
-        case .set(let text): text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : try check(text)
-        }
     }
 }

@@ -16,6 +16,18 @@ public enum Change<Value: Sendable & Equatable>: Sendable, Equatable {
     }
 }
 
+extension Change where Value == String {
+    /// An optional text field after the change: kept, cleared (by null, or by text that is empty once trimmed),
+    /// or set to what `check` makes of the text.
+    public func applied(to current: String?, checkedBy check: (String) throws -> String) throws -> String? {
+        switch self {
+        case .keep: current
+        case .clear: nil
+        case .set(let text): text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : try check(text)
+        }
+    }
+}
+
 /// Checks for the free text people type into profiles, notices and company details. Each returns the value as
 /// stored (trimmed) or throws `SGError.invalid` naming the field.
 public enum TextRules {
@@ -33,11 +45,6 @@ public enum TextRules {
             throw SGError.invalid(field: field, message: "1 to \(maximum) characters on one line, no control characters")
         }
         return value
-    }
-
-    /// An optional line: empty text means "not given" (nil).
-    public static func optionalLine(_ text: String, field: String, maximum: Int) throws -> String? {
-        text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : try line(text, field: field, maximum: maximum)
     }
 
     /// Several lines (line breaks and tabs allowed): trimmed, 1...`maximum` characters.
