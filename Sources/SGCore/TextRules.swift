@@ -123,7 +123,7 @@ public enum TextRules {
 }
 
 /// Folds text for search and sorting: case, accents and compatibility forms are ignored, so "jose" finds "José"
-/// and "Ñandú" sorts with "Nandu". The store registers this as the SQL function `sg_fold`.
+/// and "Ñandú" sorts with "Nandu". The store keeps folded copies in employees.search_text and sort_key.
 public enum TextFolding {
     public static func fold(_ text: String) -> String {
         // Most names and e-mail addresses are ASCII: lowercase them without Unicode machinery.

@@ -1,5 +1,6 @@
-/// SHA-256 (FIPS 180-4), used only to store bearer tokens as digests. Tokens carry 256 random bits, so a fast
-/// hash is the right tool there (passwords use bcrypt); this saves building a whole crypto library for it.
+/// SHA-256 (FIPS 180-4): bearer tokens are stored as their digests, and a photo's ETag is taken from its bytes'.
+/// Tokens carry 256 random bits, so a fast hash is the right tool there (passwords use bcrypt); this saves
+/// building a whole crypto library for it.
 enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

@@ -24,19 +24,22 @@ first_dir() {
 }
 
 slapd_bin() {
-    command -v slapd 2>/dev/null || first_file /usr/sbin/slapd /usr/libexec/slapd /opt/homebrew/opt/openldap/libexec/slapd /usr/local/opt/openldap/libexec/slapd
+    command -v slapd 2>/dev/null || first_file slapd /usr/sbin/slapd /usr/libexec/slapd /opt/homebrew/opt/openldap/libexec/slapd /usr/local/opt/openldap/libexec/slapd
 }
 
+# first_file NAME CANDIDATE...: the first executable candidate, or a message naming the missing NAME.
 first_file() {
+    name=$1
+    shift
     for candidate in "$@"; do
         if [ -x "$candidate" ]; then echo "$candidate"; return 0; fi
     done
-    echo "slapd not found: install slapd (Debian: apt-get install slapd ldap-utils)" >&2
+    echo "$name not found: install slapd (Debian: apt-get install slapd ldap-utils)" >&2
     return 1
 }
 
 slapadd_bin() {
-    command -v slapadd 2>/dev/null || first_file /usr/sbin/slapadd /opt/homebrew/opt/openldap/sbin/slapadd /usr/local/opt/openldap/sbin/slapadd
+    command -v slapadd 2>/dev/null || first_file slapadd /usr/sbin/slapadd /opt/homebrew/opt/openldap/sbin/slapadd /usr/local/opt/openldap/sbin/slapadd
 }
 
 prepare() {
