@@ -42,21 +42,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
     }
 
     func overlappingRequests(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [HolidayRequest] {
-        try connection.with(
-            """
-            SELECT \(Rows.requestColumns) FROM holiday_requests
-            WHERE employee_id = ? AND status IN ('pending', 'approved') AND start_date BETWEEN ? AND ? AND end_date >= ?
-            ORDER BY start_date, id
-            """
-        ) { statement in
-            statement.bind(1, employeeID)
-            statement.bind(2, Rows.earliestStart(touching: start))
-            statement.bind(3, end)
-            statement.bind(4, start)
-            var requests: [HolidayRequest] = []
-            while try statement.step() { requests.append(try Rows.request(statement)) }
-            return requests
-        }
+        try requests(employeeID: employeeID, from: start, to: end, holdingDaysOnly: true)
     }
 
     func requests(employeeID: Int64, touching year: Int) throws -> [HolidayRequest] {
@@ -65,18 +51,28 @@ struct SQLHolidayTransaction: HolidayTransaction {
 
     /// The employee's requests (any status) with at least one day in `years`, by start date.
     func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest] {
-        let first = CalendarDate.firstOfYear(years.lowerBound)!, last = CalendarDate.lastOfYear(years.upperBound)!
-        return try connection.with(
+        try requests(
+            employeeID: employeeID, from: CalendarDate.firstOfYear(years.lowerBound)!,
+            to: CalendarDate.lastOfYear(years.upperBound)!, holdingDaysOnly: false)
+    }
+
+    /// The employee's requests with a day in `start...end` (only those holding days, if asked), by start date.
+    private func requests(
+        employeeID: Int64, from start: CalendarDate, to end: CalendarDate, holdingDaysOnly: Bool
+    ) throws -> [HolidayRequest] {
+        try connection.with(
             """
             SELECT \(Rows.requestColumns) FROM holiday_requests
             WHERE employee_id = ? AND start_date BETWEEN ? AND ? AND end_date >= ?
+              AND (? = 0 OR status IN ('pending', 'approved'))
             ORDER BY start_date, id
             """
         ) { statement in
             statement.bind(1, employeeID)
-            statement.bind(2, Rows.earliestStart(touching: first))
-            statement.bind(3, last)
-            statement.bind(4, first)
+            statement.bind(2, Rows.earliestStart(touching: start))
+            statement.bind(3, end)
+            statement.bind(4, start)
+            statement.bind(5, holdingDaysOnly ? 1 : 0)
             var requests: [HolidayRequest] = []
             while try statement.step() { requests.append(try Rows.request(statement)) }
             return requests
