@@ -262,8 +262,7 @@ extension LDAPDirectory {
     }
 
     private func tlsSummary() -> String {
-        let ldaps = LDAPConfiguration.urls(in: configuration.url).contains { $0.lowercased().hasPrefix("ldaps://") }
-        guard ldaps || configuration.tls.startTLS else { return " (no TLS: passwords cross the network in clear)" }
+        guard configuration.listsLDAPS || configuration.tls.startTLS else { return " (no TLS: passwords cross the network in clear)" }
         let how = configuration.tls.startTLS ? "StartTLS" : "TLS"
         let checks = configuration.tls.verifyCertificates ? "certificate checked" : "certificate NOT checked"
         let ca = configuration.tls.caFile.map { " against \($0)" } ?? ""

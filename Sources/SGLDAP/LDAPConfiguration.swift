@@ -156,12 +156,18 @@ public struct LDAPConfiguration: Sendable, Equatable {
 
     /// True when no URL uses TLS and StartTLS is off: passwords would cross the network in clear.
     public var sendsPasswordsInClear: Bool {
-        !tls.startTLS && Self.urls(in: url).contains { !$0.lowercased().hasPrefix("ldaps://") }
+        !tls.startTLS && Self.urls(in: url).contains { !Self.isLDAPS($0) }
     }
 
     static func urls(in text: String) -> [String] {
         text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
     }
+
+    /// Whether `url` speaks TLS from the first byte (ldaps://).
+    static func isLDAPS(_ url: String) -> Bool { url.lowercased().hasPrefix("ldaps://") }
+
+    /// Whether any of the configured URLs is ldaps://.
+    var listsLDAPS: Bool { Self.urls(in: url).contains(where: Self.isLDAPS) }
 }
 
 // MARK: - Settings
@@ -342,7 +348,7 @@ extension LDAPConfiguration {
                 problems.append("\(label("SG_LDAP_CA_FILE")) '\(caFile)' cannot be read")
             }
         }
-        if tls.startTLS, let url, urls(in: url).contains(where: { $0.lowercased().hasPrefix("ldaps://") }) {
+        if tls.startTLS, let url, urls(in: url).contains(where: isLDAPS) {
             problems.append("\(label("SG_LDAP_START_TLS")) is on but \(label("SG_LDAP_URL")) is ldaps://, which is TLS already: turn one off")
         }
         if !tls.verifyCertificates {

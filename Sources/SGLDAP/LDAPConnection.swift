@@ -123,9 +123,7 @@ final class LDAPConnection: @unchecked Sendable {
         _ = sg_ldap_set_seconds(handle, LDAP_OPT_NETWORK_TIMEOUT, min(configuration.connectTimeout, deadline.remaining))
         // Unacknowledged data (a directory that vanished mid-request) fails the connection instead of hanging.
         _ = sg_ldap_set_int(handle, LDAP_OPT_TCP_USER_TIMEOUT, Int32(configuration.timeout * 1000))
-        let usesTLS = configuration.tls.startTLS
-            || LDAPConfiguration.urls(in: configuration.url).contains { $0.lowercased().hasPrefix("ldaps://") }
-        if usesTLS {
+        if configuration.tls.startTLS || configuration.listsLDAPS {
             let tls = configuration.tls
             _ = sg_ldap_set_int(
                 handle, LDAP_OPT_X_TLS_REQUIRE_CERT, tls.verifyCertificates ? LDAP_OPT_X_TLS_DEMAND : LDAP_OPT_X_TLS_NEVER)
