@@ -25,11 +25,17 @@ static inline int sg_ldap_set_string(LDAP *ld, int option, const char *value) {
     return ldap_set_option(ld, option, value);
 }
 
-static inline int sg_ldap_set_seconds(LDAP *ld, int option, double seconds) {
+/// `seconds` (at least a millisecond) as libldap takes a timeout.
+static inline struct timeval sg_timeval(double seconds) {
     struct timeval tv;
     if (seconds < 0.001) seconds = 0.001;
     tv.tv_sec = (time_t)seconds;
     tv.tv_usec = (suseconds_t)((seconds - (double)tv.tv_sec) * 1000000.0);
+    return tv;
+}
+
+static inline int sg_ldap_set_seconds(LDAP *ld, int option, double seconds) {
+    struct timeval tv = sg_timeval(seconds);
     return ldap_set_option(ld, option, &tv);
 }
 
@@ -48,10 +54,7 @@ static inline char *sg_ldap_diagnostic(LDAP *ld) {
 /// One synchronous search; `seconds` bounds the wait for the whole result.
 static inline int sg_ldap_search(LDAP *ld, const char *base, int scope, const char *filter, char **attributes,
                                  LDAPControl **serverControls, double seconds, int sizeLimit, LDAPMessage **result) {
-    struct timeval tv;
-    if (seconds < 0.001) seconds = 0.001;
-    tv.tv_sec = (time_t)seconds;
-    tv.tv_usec = (suseconds_t)((seconds - (double)tv.tv_sec) * 1000000.0);
+    struct timeval tv = sg_timeval(seconds);
     return ldap_search_ext_s(ld, base, scope, filter, attributes, 0, serverControls, NULL, &tv, sizeLimit, result);
 }
 
