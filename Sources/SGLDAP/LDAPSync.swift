@@ -39,9 +39,8 @@ extension LDAPDirectory {
         }
         let listing: (entries: [LDAPEntry], adminMembers: Set<String>?)
         do {
-            listing = try await blocking(budget: 3600) { deadline in
-                try self.listUsers(filter: filter, pageSize: pageSize, deadline: deadline)
-            }
+            // Each step has its own bound (connecting and binding: a login's budget; each page: the timeout).
+            listing = try await blocking(budget: 3600) { _ in try self.listUsers(filter: filter, pageSize: pageSize) }
         } catch let failure as LDAPFailure {
             logger.error("LDAP sync could not list users", metadata: ["error": "\(failure)"])
             throw SGError.unavailable("The directory could not list users: \(failure)", retryAfterSeconds: configuration.retryAfterSeconds)
@@ -104,7 +103,7 @@ extension LDAPDirectory {
     }
 
     /// Every entry the filter matches (paged), and for a group-entry admin rule the group's members.
-    private func listUsers(filter: String, pageSize: Int32, deadline: Deadline) throws -> (entries: [LDAPEntry], adminMembers: Set<String>?) {
+    private func listUsers(filter: String, pageSize: Int32) throws -> (entries: [LDAPEntry], adminMembers: Set<String>?) {
         try withServiceConnection(deadline: Deadline(secondsFromNow: configuration.loginBudget)) { connection in
             var entries: [LDAPEntry] = []
             try connection.pagedSearch(
