@@ -44,6 +44,11 @@ public struct WorkingDayCounter: Sendable {
         self.publicHolidays = publicHolidays
     }
 
+    /// A day of the working week that is not a public holiday.
+    public func isWorkingDay(_ date: CalendarDate) -> Bool {
+        week.isWorkingDay(date) && !publicHolidays.contains(date)
+    }
+
     /// Working days per year in `start...end` (both included). Years with no working day are absent.
     public func daysByYear(from start: CalendarDate, to end: CalendarDate) -> [Int: Int] {
         guard start <= end else { return [:] }
@@ -51,7 +56,7 @@ public struct WorkingDayCounter: Sendable {
         var dayNumber = start.dayNumber
         let last = end.dayNumber
         while dayNumber <= last {
-            if let date = CalendarDate(dayNumber: dayNumber), week.isWorkingDay(date), !publicHolidays.contains(date) {
+            if let date = CalendarDate(dayNumber: dayNumber), isWorkingDay(date) {
                 result[date.year, default: 0] += 1
             }
             dayNumber += 1

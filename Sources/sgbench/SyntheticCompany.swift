@@ -24,6 +24,8 @@ struct SeededGenerator: RandomNumberGenerator {
 /// by year) as `HolidayService` counts them, and every transition has its event, in time order.
 struct SyntheticCompany {
     static let password = "bench-password-2026"
+    /// The company's default allowance, in days.
+    static let defaultAllowance = 23
 
     struct Plan {
         var seed: UInt64
@@ -174,7 +176,7 @@ struct SyntheticCompany {
                 let latestStart = slotStart + max(0, slot - length - 6)
                 var start = CalendarDate(dayNumber: Int.random(in: slotStart...latestStart, using: &random))!
                 // Start on a working day, as people do.
-                while !counter.week.isWorkingDay(start) || counter.publicHolidays.contains(start) { start = start.adding(days: 1)! }
+                while !counter.isWorkingDay(start) { start = start.adding(days: 1)! }
                 let end = CalendarDate(dayNumber: min(start.dayNumber + length - 1, slotStart + slot - 1))!
                 guard start <= end else { continue }
                 let days = counter.daysByYear(from: start, to: end)
@@ -211,7 +213,7 @@ struct SyntheticCompany {
 
                 // Decided hours to days later; what is not decided by now stays pending.
                 var at = created.addingTimeInterval(Double(Int.random(in: 1800...(6 * 86_400), using: &random)))
-                let fits = days.allSatisfy { year, days in held[year, default: 0] + days <= allowance[year] ?? 23 }
+                let fits = days.allSatisfy { year, days in held[year, default: 0] + days <= allowance[year] ?? Self.defaultAllowance }
                 if at < now {
                     let roll = Int.random(in: 0..<100, using: &random)
                     if !fits || roll < 8 {
@@ -270,7 +272,7 @@ struct SyntheticCompany {
             try db.inTransaction(.immediate) {
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM employees") ?? 0
                 guard count == 0 else { throw SGError.conflict("The database already has employees.") }
-                try db.execute(sql: "UPDATE company SET name = 'Bench Company S.A.', default_allowance = 23 WHERE id = 1")
+                try db.execute(sql: "UPDATE company SET name = 'Bench Company S.A.', default_allowance = ? WHERE id = 1", arguments: [Self.defaultAllowance])
 
                 let employee = try db.makeStatement(sql: """
                     INSERT INTO employees (id, username, name, surname, email, is_admin, is_active, password_hash, created_at, deactivated_at)
