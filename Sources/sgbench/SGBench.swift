@@ -25,6 +25,8 @@ struct Seed: AsyncParsableCommand {
 
     @Option(help: "The database file to create; it must not exist.") var database: String
     @Option(help: "Where to write the tokens (tab-separated: employee id, username, admin 0/1, token).") var tokens: String
+    @Option(help: "Where to write the working days of the free year, which no seeded request touches (YYYY-MM-DD a line).")
+    var freeDays: String?
     @Option(help: "Random seed.") var seed: UInt64 = 42
     @Option(help: "Employees.") var employees: Int = 10_000
     @Option(help: "Admins among the employees.") var admins: Int = 20
@@ -62,6 +64,13 @@ struct Seed: AsyncParsableCommand {
             lines += "\(token.employeeID)\t\(token.username)\t\(token.isAdmin ? 1 : 0)\t\(token.token)\n"
         }
         try Data(lines.utf8).write(to: URL(fileURLWithPath: tokens))
+        if let freeDays {
+            // Counted as the server counts them: the company's week without its public holidays.
+            let counter = WorkingDayCounter(week: .mondayToFriday, publicHolidays: Set(company.publicHolidays.map(\.date)))
+            let first = CalendarDate.firstOfYear(plan.freeYear)!, last = CalendarDate.lastOfYear(plan.freeYear)!
+            let days = (first.dayNumber...last.dayNumber).compactMap(CalendarDate.init(dayNumber:)).filter(counter.isWorkingDay)
+            try Data(days.map { "\($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: freeDays))
+        }
 
         let summary = company.summary
         print("""
@@ -71,7 +80,7 @@ struct Seed: AsyncParsableCommand {
               requests \(company.requests.count): \(summary.byStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); \
             across New Year \(summary.acrossNewYear); events \(company.eventCount)
               busiest year \(summary.busiestYear) (\(summary.requestsInBusiestYear) requests); years \(plan.firstYear)...\(plan.lastYear); \
-            free year for new requests \(plan.lastYear + 2)
+            free year for new requests \(plan.freeYear)
               tokens \(issued.count) -> \(tokens)
               generated in \(String(format: "%.1f", generated.timeIntervalSince(started))) s, \
             written in \(String(format: "%.1f", written.timeIntervalSince(generated))) s

@@ -11,12 +11,12 @@ import SGTestSupport
     static let invariants = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../bench/invariants.sql").standardized
 
-    /// Seeds a new file; returns its path and the tokens file's lines.
-    func seed(_ seed: Int, requests: Int = 2_400) throws -> (TemporaryDatabasePath, [String]) {
+    /// Seeds a new file; returns its path and the tokens file's lines (the free year's days go to `freeDays`).
+    func seed(_ seed: Int, requests: Int = 2_400, freeDays: String? = nil) throws -> (TemporaryDatabasePath, [String]) {
         let path = TemporaryDatabasePath()
         let tokens = path.path + ".tokens"
-        let result = try runProduct("sgbench", [
-            "seed", "--database", path.path, "--tokens", tokens, "--seed", "\(seed)", "--employees", "80", "--admins", "3",
+        let result = try runProduct("sgbench", ["seed"] + (freeDays.map { ["--free-days", $0] } ?? []) + [
+            "--database", path.path, "--tokens", tokens, "--seed", "\(seed)", "--employees", "80", "--admins", "3",
             "--requests", "\(requests)", "--years", "3", "--today", "2026-03-02", "--bcrypt-cost", "4",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -26,7 +26,9 @@ import SGTestSupport
     }
 
     @Test func theSyntheticCompanyKeepsEveryInvariant() async throws {
-        let (path, tokens) = try seed(7)
+        let daysFile = FileManager.default.temporaryDirectory.appendingPathComponent("sg-free-days-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: daysFile) }
+        let (path, tokens) = try seed(7, freeDays: daysFile)
         defer { path.cleanUp() }
         let database = try AppDatabase.open(path: path.path, schema: .requireCurrent)
         let sql = try String(contentsOf: Self.invariants, encoding: .utf8)
@@ -48,6 +50,17 @@ import SGTestSupport
         }
         #expect(statuses == Set(HolidayStatus.allCases.map(\.rawValue)))
         #expect(count == 2_400)
+
+        // The free year's working days, as the server counts them, for the write mix: untouched by any request.
+        let freeDays = try String(contentsOfFile: daysFile, encoding: .utf8).split(separator: "\n").map { CalendarDate(iso: String($0)) }
+        let (publicHolidays, touching) = try await database.read { (db: Database) in
+            (Set(try String.fetchAll(db, sql: "SELECT date FROM public_holidays WHERE date LIKE '2028-%'").compactMap(CalendarDate.init(iso:))),
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM holiday_requests WHERE end_date >= '2028-01-01'") ?? -1)
+        }
+        let counter = WorkingDayCounter(week: .mondayToFriday, publicHolidays: publicHolidays)
+        #expect(!publicHolidays.isEmpty && touching == 0)
+        #expect(freeDays.count == counter.daysByYear(from: CalendarDate(year: 2028, month: 1, day: 1)!, to: CalendarDate(year: 2028, month: 12, day: 31)!)[2028])
+        #expect(freeDays.allSatisfy { $0.map { $0.year == 2028 && counter.isWorkingDay($0) } ?? false })
 
         // One token per active employee, and each works as a bearer token.
         #expect(tokens.count == 80 - inactive)
