@@ -91,7 +91,7 @@ extension AppDatabase {
             statement.bind(last + 1, oneMore ? filter.limit + 1 : filter.limit)
             var items: [RequestWithEmployee] = []
             while try statement.step() {
-                items.append(RequestWithEmployee(request: try Rows.request(statement), employee: Rows.employee(statement, from: 11)))
+                items.append(RequestWithEmployee(request: try Rows.request(statement), employee: Rows.employee(statement, from: Rows.requestColumnCount)))
             }
             return items
         }
@@ -226,8 +226,8 @@ extension AppDatabase {
                 statement.bind(3, CalendarDate.firstOfYear(year)!)
                 while try statement.step() {
                     try row(ExportRow(
-                        employee: Rows.employee(statement, from: 11), request: try Rows.request(statement),
-                        daysInYear: statement.int(18)))
+                        employee: Rows.employee(statement, from: Rows.requestColumnCount), request: try Rows.request(statement),
+                        daysInYear: statement.int(Rows.requestColumnCount + Rows.employeeColumnCount)))
                 }
             }
         }

@@ -42,6 +42,8 @@ enum Rows {
     // MARK: Employees
 
     static let employeeColumns = "id, username, name, surname, email, is_admin, is_active"
+    /// How many columns `employeeColumns` are: where the next selected column starts.
+    static let employeeColumnCount: Int32 = 7
 
     /// `employeeColumns` of the table aliased `e`, for joins.
     static let employeeColumnsOfE = qualified(employeeColumns, "e")
@@ -76,6 +78,8 @@ enum Rows {
 
     static let requestColumns =
         "id, employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at, decided_by, decided_at"
+    /// How many columns `requestColumns` are: where the next selected column starts.
+    static let requestColumnCount: Int32 = 11
 
     /// `requestColumns` of the table aliased `r`, for joins.
     static let requestColumnsOfR = qualified(requestColumns, "r")

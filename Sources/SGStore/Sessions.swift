@@ -141,7 +141,7 @@ public struct Sessions: Sendable {
                 """
             ) { statement -> (employee: Employee, expiresAt: Date)? in
                 statement.bind(1, blob: Self.digest(token))
-                return try statement.step() ? (Rows.employee(statement), try statement.timestamp(7)) : nil
+                return try statement.step() ? (Rows.employee(statement), try statement.timestamp(Rows.employeeColumnCount)) : nil
             }
             guard let found, found.expiresAt > now else { return nil }
             if let cache, cache.tokens.count < ConnectionCache.maximumTokens { cache.tokens[token] = found }
