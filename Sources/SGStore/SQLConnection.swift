@@ -244,7 +244,9 @@ final class ReadConnectionPool: @unchecked Sendable {
     private let maximumIdle: Int
     let commits = CommitCounter()
 
-    init(path: String, maximumIdle: Int = 8) {
+    /// `maximumIdle`: connections kept between uses. Callers are the cooperative pool's threads (one per core)
+    /// and a few others; a connection closed after use loses its prepared statements and caches.
+    init(path: String, maximumIdle: Int = max(8, 2 * ProcessInfo.processInfo.activeProcessorCount)) {
         self.path = path
         self.maximumIdle = maximumIdle
     }
