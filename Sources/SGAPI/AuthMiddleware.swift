@@ -20,11 +20,12 @@ struct AuthMiddleware: RouterMiddleware {
         while let first = trimmed.first, first == " " || first == "\t" { trimmed.removeFirst() }
         while let last = trimmed.last, last == " " || last == "\t" { trimmed.removeLast() }
         let token = String(trimmed)
-        guard let employee = try await sessions.employee(forToken: token) else {
+        guard let authenticated = try await sessions.authenticate(token: token) else {
             throw SGError.unauthenticated("The token is unknown, expired or revoked. Log in again.")
         }
         var context = context
-        context.employee = employee
+        context.employee = authenticated.employee
+        context.commitGeneration = authenticated.commitGeneration
         context.token = token
         return try await next(request, context)
     }

@@ -64,7 +64,7 @@ struct MeController {
             let employee = try context.requireEmployee()
             let year = try request.integerQuery("year", in: HolidayService.supportedYears)
             let key = RenderedYearViews.Key(employeeID: employee.id, year: year)
-            let generation = try services.database.commitGeneration()
+            let generation = context.commitGeneration
             if let generation, let body = services.yearViews.body(for: key, generation: generation, at: services.holidays.clock.now()) {
                 return JSON.response(body)
             }

@@ -4,7 +4,7 @@ import SGCore
 import Synchronization
 
 /// `GET /v1/me/holidays` bodies as sent, kept until anything commits a change to the database (by this server,
-/// sgadmin or anyone: `AppDatabase.commitGeneration`) or the company's day they were rendered on ends.
+/// sgadmin or anyone: the commit generation checked while authenticating, `Sessions.Authenticated`) or the company's day they were rendered on ends.
 ///
 /// An employee's year view is the most frequent request and changes rarely; served from here it costs no
 /// query and no rendering. Bounded: past `maximumEntries` the cache starts again empty.

@@ -164,15 +164,19 @@ public final class AppDatabase: Sendable {
         try await write { (db: Database) in try body(self.writeConnection.connection(for: db)) }
     }
 
-    /// A number that moves whenever anything (this process, sgadmin, any connection) has committed a change to
-    /// the database since it was last asked: a value computed from reads that began after this call returned
-    /// `n` is current for as long as this call returns `n`. Costs one step of a prepared statement.
-    /// Nil for an in-memory database (tests), whose changes are not tracked this way: there is nothing to cache.
-    public func commitGeneration() throws -> UInt64? {
-        guard let readers else { return nil }
+    /// `withReader` on a connection whose caches have just been checked against the last commit (`validatedCache`),
+    /// with the commit generation as of that check: a number that moves whenever anything (this process, sgadmin,
+    /// any connection) has committed since, so a value computed from reads begun after the check is current for as
+    /// long as a later check gives the same number. Nil caches and generation on an in-memory database (tests),
+    /// whose changes are not tracked this way.
+    func withCheckedReader<T>(
+        _ body: (SQLConnection, ConnectionCache?) throws -> T
+    ) throws -> (result: T, commitGeneration: UInt64?) {
+        guard let readers else { return (try withReader { connection in try body(connection, nil) }, nil) }
         return try readers.withConnection { connection in
-            _ = try connection.validatedCache()
-            return readers.commits.current
+            let cache = try connection.validatedCache()
+            let generation = readers.commits.current
+            return (try body(connection, cache), generation)
         }
     }
 

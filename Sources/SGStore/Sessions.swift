@@ -118,16 +118,27 @@ public struct Sessions: Sendable {
     }
 
     /// The active employee a live token belongs to, or nil.
+    public func employee(forToken token: String) async throws -> Employee? {
+        try await authenticate(token: token)?.employee
+    }
+
+    /// A live token's employee, and the database's commit generation as checked on the way
+    /// (`AppDatabase.withCheckedReader`): what the request reads afterwards may be cached under it.
+    public struct Authenticated: Sendable {
+        public let employee: Employee
+        public let commitGeneration: UInt64?
+    }
+
+    /// The active employee a live token belongs to, or nil.
     ///
     /// Every authenticated request asks this, so it runs on a pooled read connection on the caller's thread, and a
     /// token found there is remembered by that connection. An entry is used only before its expiry and only while
     /// nothing has been committed to the database since it was read (`SQLConnection.validatedCache`): logout,
     /// deactivation (also by sgadmin in another process) and any change to the employee are seen by the next request.
-    public func employee(forToken token: String) async throws -> Employee? {
+    public func authenticate(token: String) async throws -> Authenticated? {
         guard token.hasPrefix("sg_"), token.utf8.count < 100 else { return nil }
         let now = clock.now()
-        return try database.withReader { connection in
-            let cache = try connection.validatedCache()
+        let (employee, generation) = try database.withCheckedReader { connection, cache -> Employee? in
             if let cached = cache?.tokens[token] {
                 if cached.expiresAt > now { return cached.employee }
                 cache?.tokens[token] = nil
@@ -147,6 +158,7 @@ public struct Sessions: Sendable {
             if let cache, cache.tokens.count < ConnectionCache.maximumTokens { cache.tokens[token] = found }
             return found.employee
         }
+        return employee.map { Authenticated(employee: $0, commitGeneration: generation) }
     }
 
     public func logout(token: String) async throws {
