@@ -34,6 +34,7 @@ let package = Package(
                 .embedInCode("0001_initial.sql"),
                 .embedInCode("0002_people.sql"),
                 .embedInCode("0003_directory_accounts.sql"),
+                .embedInCode("0004_folded_copies_on_change.sql"),
             ],
             swiftSettings: strict
         ),

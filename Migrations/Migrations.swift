@@ -13,5 +13,8 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0003_directory_accounts",
             sql: String(decoding: PackageResources._003_directory_accounts_sql, as: UTF8.self)),
+        Migration(
+            identifier: "0004_folded_copies_on_change",
+            sql: String(decoding: PackageResources._004_folded_copies_on_change_sql, as: UTF8.self)),
     ]
 }

@@ -221,6 +221,16 @@ struct ProvisioningDirectory: EmployeeDirectory {
         #expect(try await usernames("zoe aero") == ["zoe"])
         // "Ærø" sorts as "aero": after "Admin", before "Boss".
         #expect(try await f.database.directory(DirectoryQuery()).items.map(\.employee.username) == ["admin", "zoe", "admin2", "alice", "bob"])
+
+        // Writing the values a row already holds (every directory login does) leaves the copies in place, so the
+        // next directory read has nothing to refill.
+        func unfolded() async throws -> Bool { try await f.database.read { (db: Database) in try AppDatabase.hasUnfoldedEmployees(db) } }
+        #expect(try await unfolded() == false)
+        _ = try await f.database.provision(DirectoryAccount(username: "zoe", name: "Zoë", surname: "Ærø", email: "zoe@example.com", isAdmin: false))
+        try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE employees SET name = name, position = position") }
+        #expect(try await unfolded() == false)
+        try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE employees SET name = 'Zoé' WHERE username = 'zoe'") }
+        #expect(try await unfolded())
     }
 
     @Test func pagesMeetExactly() async throws {
