@@ -58,19 +58,21 @@ struct Show: AsyncParsableCommand {
                 throw SGError.notFound("Holiday request \(id) does not exist.")
             }
             let request = detail.request
+            // What employees typed is shown as typed, but no control character reaches the terminal as such.
+            func shown(_ text: String) -> String { TextRules.shownSafely(text, keeping: ["\n", "\t"]) }
             var text = """
                 Request \(request.id)  \(request.status.rawValue)
-                Employee:      \(detail.employee.fullName) (\(detail.employee.username))
+                Employee:      \(shown(detail.employee.fullName)) (\(detail.employee.username))
                 Dates:         \(request.startDate) to \(request.endDate)
                 Working days:  \(request.workingDays)\(detail.daysByYear.count > 1 ? " (" + detail.daysByYear.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + ")" : "")
-                Comment:       \(request.comment.isEmpty ? "-" : request.comment)
+                Comment:       \(request.comment.isEmpty ? "-" : shown(request.comment))
                 Allowed moves: \(request.status.allowedActions.map(\.rawValue).joined(separator: ", ").ifEmpty("none (final)"))
                 History:
 
                 """
             for event in detail.events {
                 let move = event.from.map { "\($0.rawValue) -> \(event.to.rawValue)" } ?? "created (\(event.to.rawValue))"
-                text += "  \(Timestamp.format(event.at))  \(move)  by \(event.actor)\(event.note.isEmpty ? "" : "  \"\(event.note)\"")\n"
+                text += "  \(Timestamp.format(event.at))  \(move)  by \(shown(event.actor))\(event.note.isEmpty ? "" : "  \"\(shown(event.note))\"")\n"
             }
             printOut(text)
         }

@@ -99,10 +99,11 @@ struct Output {
         }
     }
 
+    /// A cell on one line of a terminal: line breaks become spaces, other control characters escapes.
     static func plain(_ cell: CSV.Cell) -> String {
         switch cell {
         // Most cells hold no line break: look at the bytes before asking Foundation to replace anything.
-        case .text(let text): text.utf8.contains(0x0A) ? text.replacingOccurrences(of: "\n", with: " ") : text
+        case .text(let text): TextRules.shownSafely(text.utf8.contains(0x0A) ? text.replacingOccurrences(of: "\n", with: " ") : text)
         case .number(let number): String(number)
         }
     }

@@ -113,6 +113,23 @@ public enum TextRules {
         return value
     }
 
+    /// `text` for a terminal: every control or invisible format character but those `kept` is written as
+    /// \u{…}, so that text people typed (kept as sent) cannot move the cursor, retitle the window, forge a line
+    /// or reorder what an operator sees.
+    public static func shownSafely(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
+        // Most texts are printable ASCII: look at the bytes before building anything.
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return text }
+        var shown = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) && !kept.contains(scalar) {
+                shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            } else {
+                shown.append(scalar)
+            }
+        }
+        return String(shown)
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         // Zero-width joiners and non-joiners belong to emoji and to some scripts' spelling.

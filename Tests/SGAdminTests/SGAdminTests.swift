@@ -53,6 +53,32 @@ struct AdminCLI {
         #expect(missing.status == 1 && missing.stderr.contains("999"))
     }
 
+    /// Comments are kept as employees sent them, escape sequences included; sgadmin shows them escaped, so that
+    /// what an employee typed cannot act on the operator's terminal. Line breaks stay readable.
+    @Test func showsWhatEmployeesTypedWithoutLettingItActOnTheTerminal() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let comment = "Beach\u{1B}]0;owned\u{7}\nweek \u{202E}reversed"
+        let request = try await f.service.createRequest(for: f.alice.id, start: f.weekday(14), end: f.weekday(14), comment: comment, actor: f.alice.actor)
+        #expect(try await f.database.requestDetail(id: request.id, at: f.clock.now())?.request.comment == comment)
+
+        let show = try cli.run(["show", "\(request.id)"])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.contains("Beach\\u{1b}]0;owned\\u{7}\nweek \\u{202e}reversed"), "\(show.stdout)")
+        let table = try cli.run(["pending"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("Beach\\u{1b}]0;owned\\u{7} week \\u{202e}reversed"), "\(table.stdout)")
+        for output in [show.stdout, table.stdout] {
+            #expect(!output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" })
+        }
+        // Data formats keep the text exactly (JSON escapes what it must).
+        let json = try cli.run(["pending", "--format", "json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(rows?.contains { ($0["comment"] as? String) == comment } == true, "\(json.stdout)")
+    }
+
     @Test func refusesToActAsANonAdminOrOnTheirOwnRequest() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }
