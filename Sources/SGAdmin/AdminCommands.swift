@@ -207,13 +207,9 @@ struct Export: AsyncParsableCommand {
             // Rows are written as they are read, so a year of a large company never sits in memory at once. A file
             // is written beside the target and renamed over it, so a reader never sees half a file.
             let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
-            let sink: OutputSink
             do {
-                sink = try temporary.map(OutputSink.init(creatingFileAt:)) ?? OutputSink(FileHandle.standardOutput)
-            } catch {
-                throw SGError.conflict("Could not write \(output ?? "-"): \(error.localizedDescription)")
-            }
-            do {
+                // Created here, so that a failure to open the file is reported as itself and leaves nothing behind.
+                let sink = try temporary.map(OutputSink.init(creatingFileAt:)) ?? OutputSink(FileHandle.standardOutput)
                 try write(database, to: sink)
                 try sink.close()
             } catch {
