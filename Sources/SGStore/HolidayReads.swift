@@ -78,9 +78,8 @@ extension AppDatabase {
             return try statement.step() ? statement.int(0) : 0
         }
         let items = try page(connection, filter, oneMore: true)
-        return RequestPage(
-            items: Array(items.prefix(filter.limit)), total: total,
-            nextAfterID: items.count > filter.limit ? items[filter.limit - 1].request.id : nil)
+        let shown = Array(items.prefix(filter.limit))
+        return RequestPage(items: shown, total: total, nextAfterID: items.count > shown.count ? shown.last?.request.id : nil)
     }
 
     /// The page after `filter.afterID`, ordered by id; with `oneMore`, one row past the limit tells whether a next

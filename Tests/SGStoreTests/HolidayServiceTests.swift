@@ -250,5 +250,8 @@ import SGTestSupport
         #expect(all.map(\.request.id) == seen)
         #expect(try await f.database.requests(RequestFilter(year: 2025)).total == 0)
         #expect(try await f.database.requests(RequestFilter(employeeID: f.bob.id)).items.isEmpty)
+        // A page of nothing counts and stops (indexing the row before the first one trapped).
+        let none = try await f.database.requests(RequestFilter(status: .pending, limit: 0))
+        #expect(none.items.isEmpty && none.total == 6 && none.nextAfterID == nil)
     }
 }
