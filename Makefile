@@ -21,7 +21,7 @@ test: deps
 
 ## Benchmark a 10,000-employee company (release build, wrk; a few minutes): table on stdout, JSON in bench/results/.
 ## Settings: BENCH_SECONDS, BENCH_SEED, BENCH_CONNECTIONS, ... (see bench/run.sh). Not part of `make test` or CI.
-bench: deps
+bench:
 	bench/run.sh
 
 build: deps

@@ -23,7 +23,7 @@ dir=${BENCH_DIR:-./var/bench}
 say() { printf '== %s\n' "$*" >&2; }
 fail() { printf 'bench: FAILED: %s\n' "$*" >&2; exit 1; }
 
-scripts/install-deps.sh wrk time curl
+scripts/install-deps.sh wrk time
 command -v python3 >/dev/null || scripts/install-deps.sh python3
 
 say "release build"
@@ -127,7 +127,7 @@ pending_rows=$(($(wc -l < "$dir/pending.stdout") - 1))
 export_rows=$(($(wc -l < "$dir/export-$busiest_year.csv") - 1))
 expected_rows=$(q "SELECT COUNT(*) FROM holiday_requests WHERE start_date <= '$busiest_year-12-31' AND end_date >= '$busiest_year-01-01';")
 [ "$export_rows" -eq "$expected_rows" ] || fail "export has $export_rows rows, the database $expected_rows"
-wait "$background" || true
+wait "$background" || fail "scenario 5's load (scenario 2's requests beside sgadmin) gave no result"
 background=""
 
 say "4 write mix, saturated: create -> approve/reject/revert/cancel"
@@ -140,13 +140,12 @@ rss_kib=$(grep VmRSS "/proc/$server/status" | grep -oE '[0-9]+')
 hwm_kib=$(grep VmHWM "/proc/$server/status" | grep -oE '[0-9]+')
 
 say "invariants"
-sqlite3 -batch -noheader "$db" < bench/invariants.sql > "$dir/invariants.txt"
+q < bench/invariants.sql > "$dir/invariants.txt"
 cat "$dir/invariants.txt" >&2
 
-kill "$server"
-wait "$server" 2>/dev/null || true
+cleanup
 trap - EXIT
 
 python3 bench/report.py --dir "$dir" --seed "$seed" --seconds "$seconds" --connections "$connections" --threads "$threads" \
     --paced-delay "$paced_delay" --busiest-year "$busiest_year" --free-year "$free_year" --pending-rows "$pending_rows" \
-    --export-rows "$export_rows" --server-rss-kib "$rss_kib" --server-hwm-kib "$hwm_kib" --port "$port"
+    --export-rows "$export_rows" --server-rss-kib "$rss_kib" --server-hwm-kib "$hwm_kib"

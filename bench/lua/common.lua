@@ -22,6 +22,21 @@ function bench.auth(entry)
     return { ["Authorization"] = "Bearer " .. entry.token }
 end
 
+-- A read load: every request is GET `path` with the token of a random caller, drawn from the list that
+-- `pick(all, admins, employees)` chooses out of bench.tokens().
+function bench.random_get(path, pick)
+    local requests = {}
+    function init(args)
+        for index, entry in ipairs(pick(bench.tokens())) do
+            requests[index] = wrk.format("GET", path, bench.auth(entry))
+        end
+        math.randomseed(thread_index * 7919)
+    end
+    function request()
+        return requests[math.random(#requests)]
+    end
+end
+
 local threads = {}
 
 function setup(thread)
