@@ -71,17 +71,30 @@ import Testing
         }
     }
 
-    @Test func parsesDatesAndInstantsFromBytesAsFromText() {
-        for text in ["2026-08-10", "2024-02-29", "2026-02-30", "2026-8-10", "2026-08-10T", "abcd-ef-gh", ""] {
+    /// Both parsers read bytes (the text forms are the same code over a string's UTF-8), so each case is checked
+    /// against the value it must give, not against the other form.
+    @Test func parsesDatesAndInstantsFromBytes() {
+        let dates: [(String, CalendarDate?)] = [
+            ("2026-08-10", CalendarDate(year: 2026, month: 8, day: 10)), ("2024-02-29", CalendarDate(year: 2024, month: 2, day: 29)),
+            ("2026-02-30", nil), ("2025-02-29", nil), ("2026-8-10", nil), ("2026-08-10T", nil), ("abcd-ef-gh", nil),
+            ("2026-00-10", nil), ("2026-08-00", nil), ("", nil),
+        ]
+        for (text, expected) in dates {
             var copy = text
-            #expect(copy.withUTF8 { CalendarDate(isoBytes: $0) } == CalendarDate(iso: text))
+            #expect(copy.withUTF8 { CalendarDate(isoBytes: $0) } == expected, "\(text)")
+            #expect(CalendarDate(iso: text) == expected, "\(text)")
         }
-        for text in ["2026-11-21T09:30:00.250Z", "2026-11-21T09:30:00Z", "2026-11-21T09:30:00.25Z", "2026-11-21 09:30:00Z",
-                     "2026-11-21T09-30-00Z", "2026-13-21T09:30:00Z"] {
+        let nineThirty = Date(timeIntervalSince1970: 1_795_253_400)  // 2026-11-21T09:30:00Z
+        let instants: [(String, Date?)] = [
+            ("2026-11-21T09:30:00.250Z", nineThirty.addingTimeInterval(0.25)), ("2026-11-21T09:30:00Z", nineThirty),
+            ("2026-11-21T09:30:00.25Z", nil), ("2026-11-21 09:30:00Z", nil), ("2026-11-21T09-30-00Z", nil),
+            ("2026-13-21T09:30:00Z", nil), ("2026-11-21T09:30:00.250", nil),
+        ]
+        for (text, expected) in instants {
             var copy = text
-            #expect(copy.withUTF8 { Timestamp.parse($0) } == Timestamp.parse(text))
+            #expect(copy.withUTF8 { Timestamp.parse($0) } == expected, "\(text)")
+            #expect(Timestamp.parse(text) == expected, "\(text)")
         }
-        #expect(Timestamp.parse("2026-11-21T09-30-00Z") == nil)
         #expect(CalendarDate(iso: "0001-01-01")?.description == "0001-01-01")
         #expect(CalendarDate(iso: "9999-12-31")?.description == "9999-12-31")
     }
