@@ -58,6 +58,8 @@ struct Show: AsyncParsableCommand {
                 throw SGError.notFound("Holiday request \(id) does not exist.")
             }
             let request = detail.request
+            // The moves this operator (--as) could make now, by the rules `approve` and the others apply.
+            let allowed = HolidayRules.allowedActions(on: request, by: try await global.actor(database), today: detail.today)
             // What employees typed is shown as typed, but no control character reaches the terminal as such.
             func shown(_ text: String) -> String { TextRules.shownSafely(text, keeping: ["\n", "\t"]) }
             var text = """
@@ -66,7 +68,7 @@ struct Show: AsyncParsableCommand {
                 Dates:         \(request.startDate) to \(request.endDate)
                 Working days:  \(request.workingDays)\(detail.daysByYear.count > 1 ? " (" + detail.daysByYear.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + ")" : "")
                 Comment:       \(request.comment.isEmpty ? "-" : shown(request.comment))
-                Allowed moves: \(request.status.allowedActions.map(\.rawValue).joined(separator: ", ").ifEmpty("none (final)"))
+                Allowed moves: \(allowed.map(\.rawValue).joined(separator: ", ").ifEmpty(request.status.allowedActions.isEmpty ? "none (final)" : "none for you"))
                 History:
 
                 """

@@ -37,6 +37,8 @@ struct AdminCLI {
         #expect(twice.status == 1)
         #expect(twice.stderr.contains("is approved") && twice.stderr.contains("revert"))
         #expect(twice.stdout.isEmpty)
+        let approved = try cli.run(["show", "\(request.id)"])
+        #expect(approved.stdout.contains("Allowed moves: revert, cancel\n"), "\(approved.stdout)")
 
         #expect(try cli.run(["revert", "\(request.id)", "--as", "admin2"]).status == 0)
         #expect(try cli.run(["reject", "\(request.id)"]).status != 0)  // --reason is required
@@ -48,9 +50,16 @@ struct AdminCLI {
         #expect(detail.events.map(\.actor) == ["alice", "operator (sgadmin)", "admin2", "admin"])
 
         let show = try cli.run(["show", "\(request.id)"])
-        #expect(show.status == 0 && show.stdout.contains("Quarter end"))
+        #expect(show.status == 0 && show.stdout.contains("Quarter end") && show.stdout.contains("Allowed moves: none (final)"))
         let missing = try cli.run(["show", "999"])
         #expect(missing.status == 1 && missing.stderr.contains("999"))
+
+        // The moves show lists are those of who is acting: an admin cannot decide their own request.
+        let own = try await f.service.createRequest(for: f.admin.id, start: f.weekday(21), end: f.weekday(21), comment: "", actor: f.admin.actor)
+        let asOwner = try cli.run(["show", "\(own.id)", "--as", "admin"])
+        #expect(asOwner.stdout.contains("Allowed moves: cancel\n"), "\(asOwner.stdout)")
+        let asOperator = try cli.run(["show", "\(own.id)"])
+        #expect(asOperator.stdout.contains("Allowed moves: approve, reject, cancel\n"), "\(asOperator.stdout)")
     }
 
     /// Comments are kept as employees sent them, escape sequences included; sgadmin shows them escaped, so that
