@@ -96,7 +96,6 @@ public struct HolidayService: Sendable {
                 requestID: id, to: action.to, at: now,
                 decidedBy: (action == .approve || action == .reject) ? actor.name : nil)
             try tx.appendEvent(requestID: id, from: from, to: action.to, actor: actor, at: now, note: note)
-            try Self.notify(tx, request: request, from: from, to: action.to, actor: actor, note: note, at: now)
             if action == .approve || action == .revert {
                 // The allowance may have been lowered since the request was made: the days it holds must still fit.
                 for (year, days) in try tx.daysByYear(requestID: id).sorted(by: { $0.key < $1.key }) {
@@ -107,6 +106,8 @@ public struct HolidayService: Sendable {
                     }
                 }
             }
+            // After the checks that may still refuse the move.
+            try Self.notify(tx, request: request, from: from, to: action.to, actor: actor, note: note, at: now)
             request.status = action.to
             request.updatedAt = now
             if action == .approve || action == .reject {
@@ -233,7 +234,10 @@ public struct HolidayService: Sendable {
     static func notify(
         _ tx: any HolidayTransaction, request: HolidayRequest, from: HolidayStatus?, to: HolidayStatus, actor: Actor, note: String, at: Date
     ) throws {
-        let displayName = try actor.employeeID.flatMap { try tx.employee(id: $0) }?.fullName ?? actor.name
+        // The owner is "You" in their notice (and gets none for their own new request): only another actor's name
+        // is read, which spares the commonest write, an employee's own request, a read.
+        let byOwner = actor.employeeID == request.employeeID
+        let displayName = byOwner ? actor.name : try actor.employeeID.flatMap { try tx.employee(id: $0) }?.fullName ?? actor.name
         if let notice = HolidayNotices.notice(
             for: request, from: from, to: to, actor: actor, actorDisplayName: displayName, note: note, at: at) {
             try tx.appendNotice(notice)
