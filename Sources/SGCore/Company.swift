@@ -83,14 +83,11 @@ public enum CompanyRules {
 
     /// The working week written as ISO weekday digits ("12345", as sgadmin takes it), under the same rule.
     public static func workingWeek(code: String, field: String) throws -> WorkingWeek {
-        var days: [Int] = []
-        for character in code {
-            guard character.isASCII, let day = character.wholeNumberValue else {
-                throw SGError.invalid(field: field, message: "'\(code)' is not a set of ISO weekday digits 1-7, e.g. 12345")
-            }
-            days.append(day)
+        // WorkingWeek(code:) reads the digits; a repeated one would shrink the set, which the rule refuses.
+        guard let week = WorkingWeek(code: code), week.weekdays.count == code.count else {
+            throw SGError.invalid(field: field, message: "one to seven distinct ISO weekdays, 1 = Monday ... 7 = Sunday, e.g. 12345")
         }
-        return try workingWeek(days, field: field)
+        return week
     }
 }
 
