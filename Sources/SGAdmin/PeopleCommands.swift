@@ -130,9 +130,8 @@ struct CompanyCommand: AsyncParsableCommand {
             try await running {
                 var patch = CompanyPatch()
                 patch.name = name
-                func change(_ value: String?) -> SGCore.Change<String> {
-                    value.map { $0.isEmpty ? .clear : .set($0) } ?? .keep
-                }
+                // Blank text clears a field: CompanyRules says so for the API and for this command alike.
+                func change(_ value: String?) -> SGCore.Change<String> { value.map(SGCore.Change.set) ?? .keep }
                 patch.address = change(address)
                 patch.phone = change(phone)
                 patch.email = change(email)
