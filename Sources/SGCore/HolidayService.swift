@@ -131,7 +131,6 @@ public struct HolidayService: Sendable {
     }
 
     public func yearView(employeeID: Int64, year: Int?) async throws -> YearView {
-        if let year { try Self.checkYear(year) }
         let now = clock.now()
         return try await store.read { tx in try Self.yearView(tx, employeeID: employeeID, year: year, now: now) }
     }

@@ -241,13 +241,11 @@ extension AppDatabase {
     /// Turns notifications on or off; off removes every device of the employee in the same transaction.
     public func setNotifications(employeeID: Int64, enabled: Bool) async throws -> NotificationSettings {
         try await write { (db: Database) in
-            guard try Queries.employeeExists(db, id: employeeID) else {
-                throw SGError.notFound("Employee \(employeeID) does not exist.")
-            }
             try db.execute(sql: "UPDATE employees SET notifications = ? WHERE id = ?", arguments: [enabled, employeeID])
             if !enabled {
                 try db.execute(sql: "DELETE FROM devices WHERE employee_id = ?", arguments: [employeeID])
             }
+            // Not found for an unknown employee, which rolls back the writes above (they changed nothing).
             return try Self.notificationSettings(db, employeeID: employeeID)
         }
     }
@@ -308,13 +306,10 @@ extension AppDatabase {
 
     // MARK: Admin views
 
-    /// Any employee's requests touching `year` (inactive employees included), that year's balance, and the years
-    /// that hold data for them.
     /// The year view of any employee (active or not), as `HolidayService.yearView` gives it, in one snapshot
     /// with the years that hold their data.
     public func employeeYear(employeeID: Int64, year: Int?, at now: Date) async throws -> EmployeeYear {
-        if let year { try HolidayService.checkYear(year) }
-        return try reading { connection in
+        try reading { connection in
             guard try Rows.employee(connection, id: employeeID) != nil else {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }

@@ -273,20 +273,22 @@ final class Checkpointer: @unchecked Sendable {
 
     func checkpoint() throws -> (logPages: Int, checkpointedPages: Int) {
         try lock.withLock {
-            if connection == nil {
-                let opened = try SQLConnection(path: path, readOnly: false, busyTimeout: 0)
-                // A new connection learns that the file is in WAL mode when it first reads it; until then a
-                // checkpoint reports "not in WAL mode".
-                let mode = try opened.with("PRAGMA journal_mode") { statement in try statement.step() ? statement.text(0) : "" }
-                guard mode == "wal" else { throw SGError.conflict("The database at \(path) is not in WAL mode (\(mode)).") }
-                connection = opened
-            }
-            guard let connection else { return (0, 0) }
+            let connection = try self.connection ?? open()
+            self.connection = connection
             var log: Int32 = 0, copied: Int32 = 0
             let code = sqlite3_wal_checkpoint_v2(connection.handle, "main", SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
             // BUSY: another checkpoint (sgadmin's, say) is running; this one is simply skipped.
             guard code == SQLITE_OK || code & 0xFF == SQLITE_BUSY else { throw connection.error(code, sql: "PRAGMA wal_checkpoint(PASSIVE)") }
             return (Int(log), Int(copied))
         }
+    }
+
+    private func open() throws -> SQLConnection {
+        let opened = try SQLConnection(path: path, readOnly: false, busyTimeout: 0)
+        // A new connection learns that the file is in WAL mode when it first reads it; until then a checkpoint
+        // reports "not in WAL mode".
+        let mode = try opened.with("PRAGMA journal_mode") { statement in try statement.step() ? statement.text(0) : "" }
+        guard mode == "wal" else { throw SGError.conflict("The database at \(path) is not in WAL mode (\(mode)).") }
+        return opened
     }
 }

@@ -189,8 +189,9 @@ struct Settings {
         var trustedProxies = Set<String>()
         for item in (value("SG_TRUSTED_PROXIES") ?? "").split(separator: ",") {
             let address = item.trimmingCharacters(in: .whitespaces)
-            if let canonical = IPAddress.canonical(address) {
-                trustedProxies.insert(canonical)
+            // Services compares them in canonical form; here they need only be addresses.
+            if IPAddress.canonical(address) != nil {
+                trustedProxies.insert(address)
             } else {
                 problems.append("SG_TRUSTED_PROXIES / --trusted-proxies '\(address)' is not an IP address")
             }
