@@ -106,7 +106,7 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     public static func lastOfYear(_ year: Int) -> CalendarDate? { CalendarDate(year: year, month: 12, day: 31) }
 }
 
-extension CalendarDate: Codable {
+extension CalendarDate: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -115,11 +115,6 @@ extension CalendarDate: Codable {
                 in: container, debugDescription: "'\(text)' is not a calendar date in the form YYYY-MM-DD")
         }
         self = date
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 }
 

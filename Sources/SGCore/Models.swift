@@ -15,7 +15,7 @@ public struct Actor: Sendable, Equatable {
     }
 }
 
-public struct Employee: Sendable, Equatable, Codable {
+public struct Employee: Sendable, Equatable {
     public var id: Int64
     public var username: String
     public var name: String
@@ -112,7 +112,7 @@ public struct HolidayEvent: Sendable, Equatable {
     }
 }
 
-public struct Balance: Sendable, Equatable, Codable {
+public struct Balance: Sendable, Equatable {
     public var year: Int
     public var allowance: Int
     public var approved: Int
@@ -125,28 +125,9 @@ public struct Balance: Sendable, Equatable, Codable {
         self.approved = approved
         self.pending = pending
     }
-
-    enum CodingKeys: String, CodingKey { case year, allowance, approved, pending, remaining }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        year = try container.decode(Int.self, forKey: .year)
-        allowance = try container.decode(Int.self, forKey: .allowance)
-        approved = try container.decode(Int.self, forKey: .approved)
-        pending = try container.decode(Int.self, forKey: .pending)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(year, forKey: .year)
-        try container.encode(allowance, forKey: .allowance)
-        try container.encode(approved, forKey: .approved)
-        try container.encode(pending, forKey: .pending)
-        try container.encode(remaining, forKey: .remaining)
-    }
 }
 
-public struct PublicHoliday: Sendable, Equatable, Codable {
+public struct PublicHoliday: Sendable, Equatable {
     public var date: CalendarDate
     public var name: String
 

@@ -1,6 +1,6 @@
 import Foundation
 
-public enum NoticeKind: String, Sendable, Codable, CaseIterable {
+public enum NoticeKind: String, Sendable, Codable {
     /// Posted by an admin for everyone.
     case company
     /// Written by the holiday rules for one employee when their request moves.

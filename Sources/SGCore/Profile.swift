@@ -1,7 +1,7 @@
 import Foundation
 
 /// The fields of an employee's profile, named as in the API.
-public enum ProfileField: String, Sendable, CaseIterable, Codable {
+public enum ProfileField: String, Sendable, Codable {
     case name, surname, email, position, birthDate, phone, twitter, linkedin
 
     /// What an employee may change about themself, unless their directory holds it.
