@@ -43,7 +43,7 @@ enum Rows {
 
     static let employeeColumns = "id, username, name, surname, email, is_admin, is_active"
     /// How many columns `employeeColumns` are: where the next selected column starts.
-    static let employeeColumnCount: Int32 = 7
+    static let employeeColumnCount = Int32(employeeColumns.split(separator: ",").count)
 
     /// `employeeColumns` of the table aliased `e`, for joins.
     static let employeeColumnsOfE = qualified(employeeColumns, "e")
@@ -79,7 +79,7 @@ enum Rows {
     static let requestColumns =
         "id, employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at, decided_by, decided_at"
     /// How many columns `requestColumns` are: where the next selected column starts.
-    static let requestColumnCount: Int32 = 11
+    static let requestColumnCount = Int32(requestColumns.split(separator: ",").count)
 
     /// `requestColumns` of the table aliased `r`, for joins.
     static let requestColumnsOfR = qualified(requestColumns, "r")

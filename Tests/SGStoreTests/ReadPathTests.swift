@@ -8,12 +8,6 @@ import SGTestSupport
 /// The read path of a database file: pooled read-only connections with reused statements and caches that must
 /// never serve what another connection (this process's writer, or sgadmin's) has changed.
 @Suite struct ReadPathTests {
-    /// Joined rows are read by position after these lists: the counts must say how long the lists are.
-    @Test func columnCountsMatchTheColumnLists() {
-        #expect(Rows.employeeColumns.split(separator: ",").count == Rows.employeeColumnCount)
-        #expect(Rows.requestColumns.split(separator: ",").count == Rows.requestColumnCount)
-    }
-
     /// A fixture on a file, and a second `AppDatabase` on the same file, as sgadmin opens beside the server.
     static func twoProcesses() async throws -> (Fixture, AppDatabase, TemporaryDatabasePath) {
         let path = TemporaryDatabasePath()
