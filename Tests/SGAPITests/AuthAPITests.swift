@@ -49,27 +49,6 @@ import SGTestSupport
         }
     }
 
-    @Test func theYearViewFollowsWritesFromEitherSide() async throws {
-        let path = TemporaryDatabasePath()
-        defer { path.cleanUp() }
-        let h = try await APIHarness.make(path: path.path)
-        let sgadmin = HolidayService(store: try AppDatabase.open(path: path.path, schema: .requireCurrent), clock: h.fixture.clock)
-        try await h.run { client in
-            let alice = try await client.login("alice")
-            let created = try await client.create(alice, h.fixture.weekday(7), h.fixture.weekday(7))
-            let id = try #require(created.json["id"] as? Int)
-            var view = try await client.call(.get, "/v1/me/holidays", token: alice)
-            #expect((view.json["balance"] as? [String: Any])?["pending"] as? Int == 1)
-            try await sgadmin.perform(.approve, on: Int64(id), by: h.fixture.admin.actor)
-            view = try await client.call(.get, "/v1/me/holidays", token: alice)
-            let balance = try #require(view.json["balance"] as? [String: Any])
-            #expect(balance["pending"] as? Int == 0 && balance["approved"] as? Int == 1 && balance["remaining"] as? Int == 22)
-            let requests = try #require(view.json["requests"] as? [[String: Any]])
-            #expect(requests.map { $0["status"] as? String } == ["approved"])
-            #expect(requests.first?["allowedActions"] as? [String] == ["cancel"])
-        }
-    }
-
     /// A proxy configured as "::ffff:127.0.0.1" or "0:0:0:0:0:0:0:1" was compared as text with the peer's
     /// "127.0.0.1" or "::1" and never trusted: every client behind it shared one throttle budget.
     @Test func aTrustedProxyIsRecognisedHoweverItsAddressIsWritten() async throws {

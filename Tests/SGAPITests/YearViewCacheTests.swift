@@ -16,6 +16,7 @@ import SGTestSupport
         var allowance: Int
         var approved: Int
         var pending: Int
+        var remaining: Int
     }
 
     private func seen(_ reply: APIHarness.Client.Reply) -> Seen {
@@ -25,7 +26,7 @@ import SGTestSupport
             statuses: requests.map { $0["status"] as? String ?? "?" },
             allowed: requests.map { $0["allowedActions"] as? [String] ?? [] },
             allowance: balance["allowance"] as? Int ?? -1, approved: balance["approved"] as? Int ?? -1,
-            pending: balance["pending"] as? Int ?? -1)
+            pending: balance["pending"] as? Int ?? -1, remaining: balance["remaining"] as? Int ?? -1)
     }
 
     @Test func theYearViewFollowsEveryChangeFromAnyProcessAndTheTurnOfTheDay() async throws {
@@ -57,19 +58,21 @@ import SGTestSupport
             let created = try await client.create(alice, tomorrow, tomorrow)
             #expect(created.status == .created)
             let id = try #require(created.json["id"] as? Int)
-            #expect(try await view(alice) == Seen(statuses: ["pending"], allowed: [["cancel"]], allowance: empty.allowance, approved: 0, pending: 1))
+            #expect(try await view(alice) == Seen(
+                statuses: ["pending"], allowed: [["cancel"]], allowance: empty.allowance, approved: 0, pending: 1,
+                remaining: empty.allowance - 1))
             #expect(try await view(other) == empty)
 
             // From another process: a decision and an allowance.
             _ = try await sgadmin.perform(.approve, on: Int64(id), by: admin)
             let approved = try await view(alice)
             #expect(approved.statuses == ["approved"] && approved.approved == 1 && approved.pending == 0)
+            #expect(approved.remaining == empty.allowance - 1)
             #expect(approved.allowed == [["cancel"]])
             _ = try await sgadmin.setAllowance(employeeID: h.fixture.alice.id, year: tomorrow.year, days: 30, by: admin)
             #expect(try await view(alice).allowance == 30)
-            #expect(try await view(alice).allowance == 30)
+            #expect(try await view(alice).remaining == 29)
 
-            // The request's first day comes: an approved request can no longer be cancelled by its owner.
             // The request's first day comes (20:00 -> 02:00 UTC, the company's zone; nothing is committed in
             // between, the token lasts 12 hours): an approved request can no longer be cancelled by its owner.
             h.fixture.clock.set(evening.addingTimeInterval(6 * 3600))
