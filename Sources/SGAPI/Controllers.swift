@@ -84,14 +84,9 @@ struct MeController {
         group.post("/me/holidays") { request, context in
             let employee = try context.requireEmployee()
             let body = try await JSON.decode(NewHolidayBody.self, from: request, context: context)
-            guard let start = CalendarDate(iso: body.startDate) else {
-                throw SGError.invalid(field: "startDate", message: "'\(body.startDate)' is not a date in the form YYYY-MM-DD")
-            }
-            guard let end = CalendarDate(iso: body.endDate) else {
-                throw SGError.invalid(field: "endDate", message: "'\(body.endDate)' is not a date in the form YYYY-MM-DD")
-            }
             let created = try await services.holidays.createRequest(
-                for: employee.id, start: start, end: end, comment: body.comment ?? "", actor: employee.actor)
+                for: employee.id, start: try CalendarDate.parse(body.startDate, field: "startDate"),
+                end: try CalendarDate.parse(body.endDate, field: "endDate"), comment: body.comment ?? "", actor: employee.actor)
             let today = try await services.holidays.today()
             return JSON.response(
                 written: DTO.Request(created, employee: employee, viewer: employee.actor, today: today), status: .created,

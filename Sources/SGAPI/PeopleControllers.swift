@@ -277,16 +277,9 @@ struct NoticesController {
             switch try container.change(String.self, "expiresOn") {
             case .keep: break
             case .clear: patch.expiresOn = .clear
-            case .set(let text): patch.expiresOn = .set(try NoticesController.date(text))
+            case .set(let text): patch.expiresOn = .set(try CalendarDate.parse(text, field: "expiresOn"))
             }
         }
-    }
-
-    static func date(_ text: String) throws -> CalendarDate {
-        guard let date = CalendarDate(iso: text) else {
-            throw SGError.invalid(field: "expiresOn", message: "'\(text)' is not a calendar date in the form YYYY-MM-DD")
-        }
-        return date
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -314,7 +307,7 @@ struct NoticesController {
             let admin = try context.requireAdmin()
             let body = try await JSON.decode(NewBody.self, from: request, context: context)
             let draft = NoticeDraft(
-                title: body.title, body: body.body, pinned: body.pinned ?? false, expiresOn: try body.expiresOn.map(Self.date))
+                title: body.title, body: body.body, pinned: body.pinned ?? false, expiresOn: try body.expiresOn.map { try CalendarDate.parse($0, field: "expiresOn") })
             let notice = try await services.database.postNotice(draft, by: admin.actor, at: services.holidays.clock.now())
             return try JSON.response(DTO.NoticeBody(notice), status: .created, headers: [.location: "/v1/notices/\(notice.id)"])
         }

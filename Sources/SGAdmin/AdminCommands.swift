@@ -153,9 +153,7 @@ struct HolidaysCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                guard let day = CalendarDate(iso: date) else {
-                    throw SGError.invalid(field: "date", message: "'\(date)' is not a calendar date in the form YYYY-MM-DD")
-                }
+                let day = try CalendarDate.parse(date, field: "date")
                 let database = try global.open()
                 try await database.addPublicHoliday(PublicHoliday(date: day, name: name))
                 printOut("\(day) is now a public holiday: \(name).\n")

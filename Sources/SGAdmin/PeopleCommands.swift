@@ -24,13 +24,7 @@ struct NoticeCommand: AsyncParsableCommand {
                 case (nil, true): text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
                 default: throw SGError.invalid(field: "--body", message: "give the text with either --body or --body-stdin")
                 }
-                var expiresOn: CalendarDate?
-                if let expires {
-                    guard let date = CalendarDate(iso: expires) else {
-                        throw SGError.invalid(field: "--expires", message: "'\(expires)' is not a calendar date in the form YYYY-MM-DD")
-                    }
-                    expiresOn = date
-                }
+                let expiresOn = try expires.map { try CalendarDate.parse($0, field: "--expires") }
                 let database = try global.open()
                 let notice = try await database.postNotice(
                     NoticeDraft(title: title, body: text, pinned: pinned, expiresOn: expiresOn),

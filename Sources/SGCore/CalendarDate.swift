@@ -102,6 +102,14 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     /// Days from `self` to `other`, positive when `other` is later.
     public func days(to other: CalendarDate) -> Int { other.dayNumber - dayNumber }
 
+    /// `init(iso:)` for a value someone typed: anything but a real YYYY-MM-DD date is an error naming `field`.
+    public static func parse(_ text: String, field: String) throws -> CalendarDate {
+        guard let date = CalendarDate(iso: text) else {
+            throw SGError.invalid(field: field, message: "'\(text)' is not a calendar date in the form YYYY-MM-DD")
+        }
+        return date
+    }
+
     public static func firstOfYear(_ year: Int) -> CalendarDate? { CalendarDate(year: year, month: 1, day: 1) }
     public static func lastOfYear(_ year: Int) -> CalendarDate? { CalendarDate(year: year, month: 12, day: 31) }
 }

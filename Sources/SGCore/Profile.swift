@@ -120,9 +120,7 @@ public enum ProfileRules {
                 profile.birthDate = nil
                 break
             }
-            guard let date = CalendarDate(iso: text) else {
-                throw SGError.invalid(field: "birthDate", message: "'\(text)' is not a calendar date in the form YYYY-MM-DD")
-            }
+            let date = try CalendarDate.parse(text, field: "birthDate")
             guard date <= today else {
                 throw SGError.invalid(field: "birthDate", message: "\(date) is in the future (today is \(today))")
             }
