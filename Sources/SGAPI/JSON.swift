@@ -87,12 +87,10 @@ enum JSON {
 
 extension JSON {
     /// An allowance in days, decoded as a JSON number of any shape so that 1.5 or 1e300 is a 422 naming `field`
-    /// rather than a parse error; whether the whole number is allowed is then the holiday rules' to say.
+    /// rather than a parse error; which whole numbers are allowed is the holiday rules' to say.
     static func wholeDays(_ value: Double, field: String) throws -> Int {
-        guard value.rounded() == value, abs(value) <= Double(HolidayService.maximumAllowance) else {
-            throw SGError.invalid(field: field, message: "must be a whole number between 0 and \(HolidayService.maximumAllowance)")
-        }
-        return Int(value)
+        guard let days = Int(exactly: value) else { throw SGError.invalid(field: field, message: "must be a whole number") }
+        return days
     }
 }
 
