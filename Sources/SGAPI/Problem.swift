@@ -64,7 +64,7 @@ struct ProblemMapping {
             switch error.status {
             case .contentTooLarge:
                 problem = Problem(slug: "payload-too-large", title: "Payload too large", status: .contentTooLarge,
-                                  detail: "The body is larger than this endpoint accepts (128 KiB for JSON).")
+                                  detail: "The body is larger than this endpoint accepts (\(AppRequestContext.maximumJSONBody / 1024) KiB for JSON).")
             case .notFound:
                 problem = Problem(slug: "not-found", title: "Not found", status: .notFound,
                                   detail: "There is no such resource. Paths start with /v1/.")
