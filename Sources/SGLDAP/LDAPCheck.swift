@@ -224,14 +224,15 @@ extension LDAPDirectory {
             report.add("groups", .note, "no SG_LDAP_ADMIN_GROUP: the admin role is kept as set in the app")
         case .memberOf(let attribute, let groupDN):
             let groups = entry.values(attribute)
-            isAdmin = configuration.admin?.memberOfNamesGroup(entry) ?? false
+            // Answered from the entry: no search, nothing to fail.
+            isAdmin = (try? adminStatus(of: entry, deadline: Deadline(secondsFromNow: configuration.timeout))) ?? false
             report.add("groups", .passed,
                        "\(attribute): " + (groups.isEmpty ? "(none)" : groups.joined(separator: "\n"))
                         + "\n\(isAdmin ? "includes" : "does not include") \(groupDN)")
         case .groupEntry(let groupDN, let memberAttribute):
             do {
                 isAdmin = try adminStatus(of: entry, deadline: Deadline(secondsFromNow: configuration.timeout), userConnection: connection)
-                let member = configuration.admin?.member(entry, usernameAttribute: names.username) ?? entry.dn
+                let member = LDAPConfiguration.AdminRule.member(entry, attribute: memberAttribute, usernameAttribute: names.username)
                 report.add("groups", .passed, "\(groupDN) \(isAdmin ? "lists" : "does not list") \(memberAttribute.rawValue): \(member)", since: start)
             } catch {
                 report.add("groups", .failed, "\(groupDN): \(error)", since: start)

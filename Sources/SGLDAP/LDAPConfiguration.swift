@@ -29,22 +29,30 @@ public struct LDAPConfiguration: Sendable, Equatable {
         /// The group entry lists the user in `memberAttribute`.
         case groupEntry(groupDN: String, memberAttribute: GroupMemberAttribute)
 
-        /// For `.memberOf`: whether the entry's attribute names the group, DNs compared as the directory compares
-        /// them (without case or spacing). Nil for `.groupEntry`, where the group must be read.
-        func memberOfNamesGroup(_ entry: LDAPEntry) -> Bool? {
-            guard case .memberOf(let attribute, let groupDN) = self else { return nil }
-            let group = LDAPEscaping.normalizedDN(groupDN)
-            return entry.values(attribute).contains { LDAPEscaping.normalizedDN($0) == group }
+        /// Whether `entry` is in the admin group: for `.memberOf` from the entry itself (DNs compared as the
+        /// directory compares them, without case or spacing); for `.groupEntry` by asking `groupLists` whether the
+        /// group lists the entry's `member` value (login searches the group, sync looks in the members it read).
+        func includes(
+            _ entry: LDAPEntry, usernameAttribute: String,
+            groupLists: (_ groupDN: String, _ attribute: GroupMemberAttribute, _ member: String) throws -> Bool
+        ) rethrows -> Bool {
+            switch self {
+            case .memberOf(let attribute, let groupDN):
+                let group = LDAPEscaping.normalizedDN(groupDN)
+                return entry.values(attribute).contains { LDAPEscaping.normalizedDN($0) == group }
+            case .groupEntry(let groupDN, let attribute):
+                let member = Self.member(entry, attribute: attribute, usernameAttribute: usernameAttribute)
+                return try !member.isEmpty && groupLists(groupDN, attribute, member)
+            }
         }
 
-        /// For `.groupEntry`: what the group lists for this entry — its username for memberUid, its DN otherwise;
-        /// empty when the entry has no username.
-        func member(_ entry: LDAPEntry, usernameAttribute: String) -> String {
-            guard case .groupEntry(_, .memberUid) = self else { return entry.dn }
-            return entry.first(usernameAttribute) ?? ""
+        /// What a group lists for this entry in `attribute`: its username for memberUid, its DN otherwise; empty
+        /// when the entry has no username.
+        static func member(_ entry: LDAPEntry, attribute: GroupMemberAttribute, usernameAttribute: String) -> String {
+            attribute == .memberUid ? (entry.first(usernameAttribute) ?? "") : entry.dn
         }
 
-        /// A value of the group's member attribute, or `member(_:usernameAttribute:)`, in the form in which two are
+        /// A value of the group's member attribute, or `member(_:attribute:usernameAttribute:)`, in the form in which two are
         /// equal when the directory finds them equal at login: memberUid is compared exactly (caseExactIA5Match in
         /// RFC 2307), DNs without case or spacing.
         func comparableMember(_ value: String) -> String {

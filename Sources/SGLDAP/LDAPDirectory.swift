@@ -192,24 +192,22 @@ public final class LDAPDirectory: EmployeeDirectory {
     /// Whether the entry is in the admin group, read now (never cached).
     func adminStatus(of entry: LDAPEntry, deadline: Deadline, userConnection: LDAPConnection? = nil) throws -> Bool {
         guard let rule = configuration.admin else { return false }
-        if let named = rule.memberOfNamesGroup(entry) { return named }
-        guard case .groupEntry(let groupDN, let memberAttribute) = rule else { return false }
-        let member = rule.member(entry, usernameAttribute: configuration.attributes.username)
-        guard !member.isEmpty else { return false }
-        let filter = "(\(memberAttribute.rawValue)=\(LDAPEscaping.filterValue(member)))"
-        let search = { (connection: LDAPConnection) throws -> Bool in
-            do {
-                let found = try connection.search(
-                    base: groupDN, scope: LDAP_SCOPE_BASE, filter: filter, attributes: ["1.1"], sizeLimit: 1,
-                    deadline: deadline, step: "group search")
-                return !found.entries.isEmpty
-            } catch let failure as LDAPFailure where failure.code == LDAP_NO_SUCH_OBJECT {
-                self.logger.error("The admin group does not exist in the directory", metadata: ["group": "\(groupDN)"])
-                return false
+        return try rule.includes(entry, usernameAttribute: configuration.attributes.username) { groupDN, attribute, member in
+            let filter = "(\(attribute.rawValue)=\(LDAPEscaping.filterValue(member)))"
+            let search = { (connection: LDAPConnection) throws -> Bool in
+                do {
+                    let found = try connection.search(
+                        base: groupDN, scope: LDAP_SCOPE_BASE, filter: filter, attributes: ["1.1"], sizeLimit: 1,
+                        deadline: deadline, step: "group search")
+                    return !found.entries.isEmpty
+                } catch let failure as LDAPFailure where failure.code == LDAP_NO_SUCH_OBJECT {
+                    self.logger.error("The admin group does not exist in the directory", metadata: ["group": "\(groupDN)"])
+                    return false
+                }
             }
+            if let userConnection { return try search(userConnection) }
+            return try withServiceConnection(deadline: deadline, search)
         }
-        if let userConnection { return try search(userConnection) }
-        return try withServiceConnection(deadline: deadline, search)
     }
 
     // MARK: - Attributes

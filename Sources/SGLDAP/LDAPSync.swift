@@ -127,8 +127,8 @@ extension LDAPDirectory {
     /// The same answer as `adminStatus` gives at login, from the group read once for the whole sync.
     private func isAdmin(_ entry: LDAPEntry, groupMembers: Set<String>?) -> Bool {
         guard let rule = configuration.admin else { return false }
-        if let named = rule.memberOfNamesGroup(entry) { return named }
-        let member = rule.member(entry, usernameAttribute: configuration.attributes.username)
-        return !member.isEmpty && groupMembers?.contains(rule.comparableMember(member)) == true
+        return rule.includes(entry, usernameAttribute: configuration.attributes.username) { _, _, member in
+            groupMembers?.contains(rule.comparableMember(member)) == true
+        }
     }
 }
