@@ -29,7 +29,8 @@ status=${PIPESTATUS[0]}
 
 # Swift Testing closes with "Test run with N tests in M suites passed|failed ...".
 total=$(grep -oE "Test run with [0-9]+ test" "$log" | grep -oE "[0-9]+" | tail -1)
-failed=$(grep -cE "^✘ Test .* failed after" "$log" || true)
+# Failed tests, not the closing "✘ Test run with ... failed after", which the same pattern matches.
+failed=$(grep -E "^✘ Test .* failed after" "$log" | grep -cv "^✘ Test run with" || true)
 passed=$(( ${total:-0} - failed ))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 grep -E "^✘" "$log" | head -50 || true
