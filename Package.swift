@@ -22,10 +22,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // Domain values and rules. Imports no web framework, database or directory client.
-        .target(name: "SGCore", swiftSettings: strict),
+        .target(name: "SGCore", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // Numbered SQL files, embedded so both binaries carry their schema.
         .target(
             name: "SGMigrations",
@@ -59,7 +60,6 @@ let package = Package(
             dependencies: [
                 "CLDAP",
                 "SGCore",
-                "SGStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -41,10 +41,10 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     let authenticated = router.group("/v1").add(middleware: AuthMiddleware(sessions: services.sessions))
     AuthController(services: services).addRoutes(to: authenticated)
     ProfileController(services: services).addRoutes(to: authenticated)
-    MeController(services: services).addRoutes(to: authenticated)
+    DevicesController(services: services).addRoutes(to: authenticated)
+    MyHolidaysController(services: services).addRoutes(to: authenticated)
     HolidaysController(services: services).addRoutes(to: authenticated)
     EmployeesController(services: services).addRoutes(to: authenticated)
-    DirectoryController(services: services).addRoutes(to: authenticated)
     NoticesController(services: services).addRoutes(to: authenticated)
     CompanyController(services: services).addRoutes(to: authenticated)
 

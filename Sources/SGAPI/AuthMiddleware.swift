@@ -1,11 +1,10 @@
 import Hummingbird
 import SGCore
-import SGStore
 
 /// Requires `Authorization: Bearer <token>` naming a live token of an active employee.
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
-    let sessions: Sessions
+    let sessions: SessionService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else {
@@ -20,12 +19,11 @@ struct AuthMiddleware: RouterMiddleware {
         while let first = trimmed.first, first == " " || first == "\t" { trimmed.removeFirst() }
         while let last = trimmed.last, last == " " || last == "\t" { trimmed.removeLast() }
         let token = String(trimmed)
-        guard let authenticated = try await sessions.authenticate(token: token) else {
+        guard let employee = try await sessions.authenticate(token: token) else {
             throw SGError.unauthenticated("The token is unknown, expired or revoked. Log in again.")
         }
         var context = context
-        context.employee = authenticated.employee
-        context.commitGeneration = authenticated.commitGeneration
+        context.employee = employee
         context.token = token
         return try await next(request, context)
     }

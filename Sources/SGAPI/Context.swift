@@ -8,9 +8,6 @@ public struct AppRequestContext: RequestContext {
     public var employee: Employee?
     /// The bearer token as presented, kept for logout.
     public var token: String?
-    /// The database's commit generation as checked while authenticating (`Sessions.Authenticated`); nil on an
-    /// in-memory database or before `AuthMiddleware`.
-    public var commitGeneration: UInt64?
     /// The IP address of the connection's peer, used to throttle failed logins per client; nil when unknown.
     public let clientAddress: String?
 

@@ -17,10 +17,10 @@ struct AllowanceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                let database = try global.open()
-                let employee = try await findEmployee(database, username)
-                let actor = try await global.actor(database)
-                let balance = try await HolidayService(store: database).setAllowance(
+                let services = try global.services()
+                let employee = try await findEmployee(services, username)
+                let actor = try await global.actor(services)
+                let balance = try await services.holidays.setAllowance(
                     employeeID: employee.id, year: year, days: days, by: actor)
                 printOut("\(employee.username) \(year): allowance \(balance.allowance), approved \(balance.approved), pending \(balance.pending), remaining \(balance.remaining)\n")
             }
@@ -36,13 +36,10 @@ struct AllowanceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                let database = try global.open()
-                let employee = try await findEmployee(database, username)
-                let service = HolidayService(store: database)
-                var year = self.year
-                if year == nil { year = try await service.today().year }
-                guard let year else { return }
-                let balance = try await service.balance(employeeID: employee.id, year: year)
+                let services = try global.services()
+                let employee = try await findEmployee(services, username)
+                let year = try await services.company.year(self.year)
+                let balance = try await services.holidays.balance(employeeID: employee.id, year: year)
                 printOut(Output(
                     columns: ["username", "year", "allowance", "approved", "pending", "remaining"],
                     rows: [[.text(employee.username), .number(year), .number(balance.allowance), .number(balance.approved),
@@ -59,8 +56,8 @@ struct AllowanceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                let database = try global.open()
-                try await HolidayService(store: database).setDefaultAllowance(days, by: try await global.actor(database))
+                let services = try global.services()
+                try await services.company.setDefaultAllowance(days, by: try await global.actor(services))
                 printOut("Default allowance is now \(days) working days.\n")
             }
         }
@@ -88,9 +85,9 @@ struct UserCommand: AsyncParsableCommand {
                     throw SGError.invalid(field: "--password-stdin", message: "a local account needs a password: pipe it in with --password-stdin")
                 }
                 let password = readPassword()
-                let database = try global.open()
+                let services = try global.services()
                 let hash = try await Passwords.hash(password)
-                let employee = try await database.addEmployee(NewEmployee(
+                let employee = try await services.accounts.addEmployee(NewEmployee(
                     username: username, name: name, surname: surname, email: email, isAdmin: admin, passwordHash: hash))
                 printOut("Added \(employee.username) (id \(employee.id))\(employee.isAdmin ? " as an admin" : "").\n")
             }
@@ -112,8 +109,8 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                let database = try global.open()
-                let employees = try await database.employees()
+                let services = try global.services()
+                let employees = try await services.accounts.employees()
                 printOut(Output(
                     columns: ["id", "username", "name", "surname", "email", "admin", "active"],
                     rows: employees.map {
@@ -132,8 +129,8 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                let database = try global.open()
-                let employee = try await database.deactivateEmployee(username: username)
+                let services = try global.services()
+                let employee = try await services.accounts.deactivate(username: username)
                 printOut("Deactivated \(employee.username); their tokens are revoked.\n")
             }
         }
@@ -154,8 +151,8 @@ struct HolidaysCommand: AsyncParsableCommand {
         func run() async throws {
             try await running {
                 let day = try CalendarDate.parse(date, field: "date")
-                let database = try global.open()
-                try await database.addPublicHoliday(PublicHoliday(date: day, name: name))
+                let services = try global.services()
+                try await services.company.addPublicHoliday(PublicHoliday(date: day, name: name), by: try await global.actor(services))
                 printOut("\(day) is now a public holiday: \(name).\n")
             }
         }
@@ -170,8 +167,8 @@ struct HolidaysCommand: AsyncParsableCommand {
         func run() async throws {
             try await running {
                 if let year { try HolidayService.checkYear(year) }
-                let database = try global.open()
-                let holidays = try await database.publicHolidays(year: year)
+                let services = try global.services()
+                let holidays = try await services.company.publicHolidays(year: year)
                 printOut(Output(columns: ["date", "name"], rows: holidays.map { [.text($0.date.description), .text($0.name)] }).render(format))
             }
         }
@@ -184,8 +181,7 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            let database = try global.open(.migrate)
-            printOut("Schema up to date at \(global.databasePath): \(try database.appliedMigrations().joined(separator: ", ")).\n")
+            printOut("Schema up to date at \(global.databasePath): \(try global.migrate().joined(separator: ", ")).\n")
         }
     }
 }
@@ -201,14 +197,14 @@ struct Export: AsyncParsableCommand {
     func run() async throws {
         try await running {
             try HolidayService.checkYear(year)
-            let database = try global.open()
+            let services = try global.services()
             // Rows are written as they are read, so a year of a large company never sits in memory at once. A file
             // is written beside the target and renamed over it, so a reader never sees half a file.
             let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
             do {
                 // Created here, so that a failure to open the file is reported as itself and leaves nothing behind.
                 let sink = try temporary.map(OutputSink.init(creatingFileAt:)) ?? OutputSink(FileHandle.standardOutput)
-                try write(database, to: sink)
+                try await write(services.holidays, to: sink)
                 try sink.close()
             } catch {
                 if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
@@ -226,10 +222,10 @@ struct Export: AsyncParsableCommand {
         }
     }
 
-    private func write(_ database: AppDatabase, to sink: OutputSink) throws {
+    private func write(_ holidays: HolidayService, to sink: OutputSink) async throws {
         if balances {
             try sink.write(CSV.record(["username", "full_name", "email", "active", "year", "allowance", "approved", "pending", "remaining"]))
-            for (employee, balance) in try database.balances(year: year) {
+            for (employee, balance) in try await holidays.balances(year: year) {
                 try sink.write(CSV.record([
                     .text(employee.username), .text(employee.fullName), .text(employee.email),
                     .text(employee.isActive ? "yes" : "no"), .number(year), .number(balance.allowance),
@@ -241,7 +237,7 @@ struct Export: AsyncParsableCommand {
                 "username", "full_name", "email", "request_id", "start", "end", "working_days", "working_days_in_year",
                 "status", "requested_at", "decided_by", "decided_at",
             ]))
-            try database.exportRows(year: year) { row in
+            try await holidays.export(year: year) { row in
                 let request = row.request
                 try sink.write(CSV.record([
                     .text(row.employee.username), .text(row.employee.fullName), .text(row.employee.email),
@@ -256,7 +252,8 @@ struct Export: AsyncParsableCommand {
 }
 
 /// Buffered output to a file or standard output, flushed every 256 KiB.
-final class OutputSink {
+/// Used by one command at a time; the export hands it rows from the store's read, which waits for it.
+final class OutputSink: @unchecked Sendable {
     private let handle: FileHandle
     private let ownsHandle: Bool
     private var buffer: [UInt8] = []

@@ -26,8 +26,8 @@ struct LDAPCommand: AsyncParsableCommand {
             try await running {
                 let directory = LDAPDirectory(configuration: try ldap.configuration(), logger: quietLogger())
                 // The app's side is optional: a check works before the database exists.
-                let database = FileManager.default.fileExists(atPath: global.databasePath) ? try? global.open() : nil
-                let report = await directory.check(username: username, database: database)
+                let services = FileManager.default.fileExists(atPath: global.databasePath) ? try? global.services() : nil
+                let report = await directory.check(username: username, accounts: services?.accounts)
                 printOut(report.text() + "\n")
                 if !report.succeeded { throw ExitCode(1) }
             }
@@ -50,9 +50,9 @@ struct LDAPCommand: AsyncParsableCommand {
         func run() async throws {
             try await running {
                 let directory = LDAPDirectory(configuration: try ldap.configuration(), logger: quietLogger())
-                let database = try global.open()
+                let services = try global.services()
                 let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) == 1)
-                let result = try await directory.sync(into: database, allowEmpty: allowEmpty) { done, total in
+                let result = try await directory.sync(into: services.accounts, allowEmpty: allowEmpty) { done, total in
                     bar.show(done, of: total)
                 }
                 bar.finish()

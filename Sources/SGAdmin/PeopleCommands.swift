@@ -25,10 +25,10 @@ struct NoticeCommand: AsyncParsableCommand {
                 default: throw SGError.invalid(field: "--body", message: "give the text with either --body or --body-stdin")
                 }
                 let expiresOn = try expires.map { try CalendarDate.parse($0, field: "--expires") }
-                let database = try global.open()
-                let notice = try await database.postNotice(
+                let services = try global.services()
+                let notice = try await services.notices.post(
                     NoticeDraft(title: title, body: text, pinned: pinned, expiresOn: expiresOn),
-                    by: try await global.actor(database), at: Date())
+                    by: try await global.actor(services))
                 printOut("Posted notice \(notice.id)\(notice.pinned ? " (pinned)" : "")\(notice.expiresOn.map { ", shown through \($0)" } ?? "").\n")
             }
         }
@@ -42,16 +42,16 @@ struct NoticeCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                let database = try global.open()
-                let now = Date()
-                let today = try await HolidayService(store: database).today()
-                var query = NoticeQuery(viewerID: nil, includeExpired: all, limit: 200)
+                let services = try global.services()
+                let today = try await services.company.today()
+                let actor = try await global.actor(services)
+                var after: NoticeCursor?
                 var notices: [Notice] = []
                 while true {
-                    let page = try await database.notices(query, at: now)
+                    let page = try await services.notices.board(for: actor, includeExpired: all, after: after, limit: NoticeService.maximumLimit)
                     notices += page.items
                     guard let next = page.next else { break }
-                    query.after = next
+                    after = next
                 }
                 printOut(Output(
                     columns: ["id", "title", "pinned", "expires_on", "expired", "author", "created_at", "body"],
@@ -72,8 +72,8 @@ struct NoticeCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                let database = try global.open()
-                try await database.deleteNotice(id: id, by: try await global.actor(database))
+                let services = try global.services()
+                try await services.notices.delete(id: id, by: try await global.actor(services))
                 printOut("Deleted notice \(id).\n")
             }
         }
@@ -91,7 +91,7 @@ struct CompanyCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                let company = try await HolidayService(store: try global.open()).company()
+                let company = try await global.services().company.company()
                 printOut(Output(
                     columns: ["name", "address", "phone", "email", "website", "working_week", "default_allowance", "time_zone"],
                     rows: [[
@@ -138,8 +138,8 @@ struct CompanyCommand: AsyncParsableCommand {
                 guard patch != CompanyPatch() else {
                     throw SGError.invalid(field: "options", message: "nothing to change: give at least one option (see --help)")
                 }
-                let database = try global.open()
-                let company = try await HolidayService(store: database).updateCompany(patch, by: try await global.actor(database))
+                let services = try global.services()
+                let company = try await services.company.updateCompany(patch, by: try await global.actor(services))
                 printOut("Company updated: \(company.settings.name), working week \(company.settings.workingWeek), "
                     + "default allowance \(company.settings.defaultAllowance), time zone \(company.settings.timeZoneIdentifier).\n")
             }

@@ -20,8 +20,8 @@ struct Pending: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            let database = try global.open()
-            printOut(requestRows(try await database.allRequests(RequestFilter(status: .pending))).render(format))
+            let services = try global.services()
+            printOut(requestRows(try await services.holidays.allRequests(RequestFilter(status: .pending), by: try await global.actor(services))).render(format))
         }
     }
 }
@@ -36,12 +36,12 @@ struct List: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            let database = try global.open()
+            let services = try global.services()
             var filter = RequestFilter()
             if let status { filter.status = try HolidayStatus.parse(status, field: "--status") }
             if let year { try HolidayService.checkYear(year); filter.year = year }
-            if let employee { filter.employeeID = try await findEmployee(database, employee).id }
-            printOut(requestRows(try await database.allRequests(filter)).render(format))
+            if let employee { filter.employeeID = try await findEmployee(services, employee).id }
+            printOut(requestRows(try await services.holidays.allRequests(filter, by: try await global.actor(services))).render(format))
         }
     }
 }
@@ -53,13 +53,12 @@ struct Show: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            let database = try global.open()
-            guard let detail = try await database.requestDetail(id: id) else {
-                throw SGError.notFound("Holiday request \(id) does not exist.")
-            }
+            let services = try global.services()
+            let actor = try await global.actor(services)
+            let detail = try await services.holidays.requestDetail(id: id, by: actor)
             let request = detail.request
             // The moves this operator (--as) could make now, by the rules `approve` and the others apply.
-            let allowed = HolidayRules.allowedActions(on: request, by: try await global.actor(database), today: detail.today)
+            let allowed = HolidayRules.allowedActions(on: request, by: actor, today: detail.today)
             // What employees typed is shown as typed, but no control character reaches the terminal as such.
             func shown(_ text: String) -> String { TextRules.shownSafely(text, keeping: ["\n", "\t"]) }
             var text = """
@@ -96,9 +95,9 @@ protocol TransitionCommand: AsyncParsableCommand {
 extension TransitionCommand {
     func run() async throws {
         try await running {
-            let database = try global.open()
-            let actor = try await global.actor(database)
-            let request = try await HolidayService(store: database).perform(Self.action, on: id, by: actor, note: text ?? "")
+            let services = try global.services()
+            let actor = try await global.actor(services)
+            let request = try await services.holidays.perform(Self.action, on: id, by: actor, note: text ?? "")
             printOut("Request \(request.id) is now \(request.status.rawValue).\n")
         }
     }
@@ -140,8 +139,8 @@ struct Cancel: TransitionCommand {
     var text: String? { note }
 }
 
-func findEmployee(_ database: AppDatabase, _ username: String) async throws -> Employee {
-    guard let employee = try await database.employee(username: username) else {
+func findEmployee(_ services: CoreServices, _ username: String) async throws -> Employee {
+    guard let employee = try await services.accounts.employee(username: username) else {
         throw SGError.notFound("No employee with username '\(username)'.")
     }
     return employee

@@ -33,15 +33,21 @@ struct GlobalOptions: ParsableArguments {
         database ?? ProcessInfo.processInfo.environment["SG_DATABASE"] ?? "./var/sgemployee.sqlite"
     }
 
-    func open(_ policy: AppDatabase.SchemaPolicy = .requireCurrent) throws -> AppDatabase {
-        try AppDatabase.open(path: databasePath, schema: policy)
+    /// The core's services over the database, which must exist and be at this program's schema.
+    func services() throws -> CoreServices {
+        try AppDatabase.open(path: databasePath, schema: .requireCurrent).services()
+    }
+
+    /// Creates the database or brings its schema up to date; returns every migration applied.
+    func migrate() throws -> [String] {
+        try AppDatabase.open(path: databasePath, schema: .migrate).appliedMigrations()
     }
 
     /// The actor for transitions: an employee named by --as must be an active admin; any other name is the
     /// operator of this host, who acts as an admin and is recorded as "NAME (sgadmin)".
-    func actor(_ database: AppDatabase) async throws -> Actor {
+    func actor(_ services: CoreServices) async throws -> Actor {
         let name = actingAs ?? ProcessInfo.processInfo.environment["USER"] ?? ProcessInfo.processInfo.environment["LOGNAME"] ?? "operator"
-        if let employee = try await database.employee(username: name) {
+        if let employee = try await services.accounts.employee(username: name) {
             guard employee.isActive, employee.isAdmin else {
                 throw SGError.forbidden("\(employee.username) is not an active admin; pass --as with an admin's username.")
             }

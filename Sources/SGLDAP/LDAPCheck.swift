@@ -1,7 +1,6 @@
 import CLDAP
 import Foundation
 import SGCore
-import SGStore
 
 /// What `sgadmin ldap check USERNAME` found, step by step: connect, service bind, search, entry, groups, role.
 public struct LDAPCheckReport: Sendable {
@@ -65,9 +64,9 @@ public struct LDAPCheckReport: Sendable {
 }
 
 extension LDAPDirectory {
-    /// Walks through a login for `username` without their password and reports each step. With `database`,
+    /// Walks through a login for `username` without their password and reports each step. With `accounts`,
     /// also says what the app holds for them (and whether a login would be refused as deactivated).
-    public func check(username: String, database: AppDatabase? = nil) async -> LDAPCheckReport {
+    public func check(username: String, accounts: AccountService? = nil) async -> LDAPCheckReport {
         let username = username.trimmingCharacters(in: .whitespaces)
         var report: LDAPCheckReport
         do {
@@ -78,9 +77,9 @@ extension LDAPDirectory {
             report = LDAPCheckReport(username: username)
             report.add("directory", .failed, "no answer within \(Int(4 * configuration.loginBudget)) seconds")
         }
-        if let database {
+        if let accounts {
             do {
-                if let employee = try await database.employee(username: report.account?.username ?? username) {
+                if let employee = try await accounts.employee(username: report.account?.username ?? username) {
                     if employee.isActive {
                         report.add("employee", .passed, "in the app as #\(employee.id) \(employee.fullName)\(employee.isAdmin ? ", admin" : ""): a login refreshes it")
                     } else {

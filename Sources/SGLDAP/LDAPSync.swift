@@ -1,7 +1,6 @@
 import CLDAP
 import Foundation
 import SGCore
-import SGStore
 
 /// What `sgadmin ldap sync` did.
 public struct LDAPSyncResult: Sendable, Equatable {
@@ -29,7 +28,7 @@ extension LDAPDirectory {
     ///
     /// `progress(done, total)` is called as employees are written.
     public func sync(
-        into database: AppDatabase, at now: Date = Date(), pageSize: Int32 = 500, allowEmpty: Bool = false,
+        into service: AccountService, pageSize: Int32 = 500, allowEmpty: Bool = false,
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
     ) async throws -> LDAPSyncResult {
         guard let filter = configuration.effectiveSyncFilter, !configuration.baseDN.isEmpty else {
@@ -77,20 +76,20 @@ extension LDAPDirectory {
         }
 
         let present = Set(order)
-        let leavers = try await database.directoryProfiles().filter { $0.isActive && !present.contains($0.username.lowercased()) }
+        let leavers = try await service.directoryProfiles().filter { $0.isActive && !present.contains($0.username.lowercased()) }
         let total = accounts.count + leavers.count
         var done = 0
         progress(0, total)
         for account in accounts {
-            let existed = try await database.employee(username: account.username) != nil
-            let employee = try await database.provision(account, owned: ownedFields, at: now)
+            let existed = try await service.employee(username: account.username) != nil
+            let employee = try await service.provision(account, owned: ownedFields)
             if existed { result.updated += 1 } else { result.created += 1 }
             if employee.isAdmin { result.admins += 1 }
             done += 1
             progress(done, total)
         }
         for leaver in leavers {
-            _ = try await database.deactivateEmployee(username: leaver.username, at: now)
+            _ = try await service.deactivate(username: leaver.username)
             result.deactivated += 1
             done += 1
             progress(done, total)

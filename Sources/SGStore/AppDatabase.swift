@@ -206,13 +206,52 @@ public final class AppDatabase: Sendable {
         "The database stayed locked by another writer for \(Int(busyTimeout)) s. Try again in a moment.", retryAfterSeconds: 1)
 }
 
-extension AppDatabase: HolidayStore {
-    public func write<T: Sendable>(_ body: @escaping @Sendable (any HolidayTransaction) throws -> T) async throws -> T {
-        try await writing { connection in try body(SQLHolidayTransaction(connection: connection)) }
+/// One concept's store: its reads on a pooled read connection (one snapshot), its writes in a `BEGIN IMMEDIATE`
+/// transaction on the write connection, both through the concept's SQL type over that connection.
+struct SQLStore<Reading, Writing>: TransactionalStore {
+    let database: AppDatabase
+    let reading: @Sendable (SQLConnection) -> Reading
+    let writing: @Sendable (SQLConnection) -> Writing
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (Reading) throws -> T) async throws -> T {
+        try database.reading { connection in try body(reading(connection)) }
     }
 
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any HolidayReading) throws -> T) async throws -> T {
-        try reading { connection in try body(SQLHolidayTransaction(connection: connection)) }
+    func write<T: Sendable>(_ body: @escaping @Sendable (Writing) throws -> T) async throws -> T {
+        try await database.writing { connection in try body(writing(connection)) }
+    }
+}
+
+extension AppDatabase {
+    public var holidayStore: any HolidayStore {
+        SQLStore<any HolidayReading, any HolidayTransaction>(
+            database: self, reading: SQLHolidayTransaction.init, writing: SQLHolidayTransaction.init)
+    }
+
+    public var peopleStore: any PeopleStore {
+        SQLStore<any PeopleReading, any PeopleWriting>(database: self, reading: SQLPeople.init, writing: SQLPeople.init)
+    }
+
+    public var noticeStore: any NoticeStore {
+        SQLStore<any NoticeReading, any NoticeWriting>(database: self, reading: SQLNotices.init, writing: SQLNotices.init)
+    }
+
+    public var deviceStore: any DeviceStore {
+        SQLStore<any DeviceReading, any DeviceWriting>(database: self, reading: SQLDevices.init, writing: SQLDevices.init)
+    }
+
+    public var accountStore: any AccountStore {
+        SQLStore<any AccountReading, any AccountWriting>(database: self, reading: SQLAccounts.init, writing: SQLAccounts.init)
+    }
+
+    public var sessionStore: any SessionStore { SQLSessions(database: self) }
+
+    /// The core's services over this database, as both binaries use them.
+    public func services(clock: any NowProvider = SystemClock()) -> CoreServices {
+        CoreServices(
+            holidays: HolidayService(store: holidayStore, clock: clock), company: CompanyService(store: holidayStore, clock: clock),
+            people: PeopleService(store: peopleStore, clock: clock), notices: NoticeService(store: noticeStore, clock: clock),
+            devices: DeviceService(store: deviceStore, clock: clock), accounts: AccountService(store: accountStore, clock: clock))
     }
 }
 

@@ -31,31 +31,30 @@ public enum DemoCompany {
         let count = try await database.read { (db: Database) in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM employees") ?? 0 }
         guard count == 0 else { return nil }
 
+        // Requests made at the start of the year (so past dates were in the future then), then decided.
+        let clock = FixedClock(today: CalendarDate(year: today.year, month: 1, day: 1)!)
+        let services = database.services(clock: clock)
         var logins: [Login] = []
         var ids: [String: Int64] = [:]
         for person in people {
             let password = "\(person.username)-demo-2026"
             let hash = try await Passwords.hash(password, cost: bcryptCost)
-            let employee = try await database.addEmployee(NewEmployee(
+            let employee = try await services.accounts.addEmployee(NewEmployee(
                 username: person.username, name: person.name, surname: person.surname,
                 email: "\(person.username)@example.com", isAdmin: person.admin, passwordHash: hash))
             ids[person.username] = employee.id
             logins.append(Login(username: person.username, password: password, isAdmin: person.admin))
         }
-        try await database.write { (db: Database) in
-            try db.execute(sql: "UPDATE company SET name = 'Demo Company S.L.' WHERE id = 1")
-        }
+        let admin = Actor(employeeID: ids["admin"], name: "admin", isAdmin: true)
 
         for year in [today.year, today.year + 1] {
             for (month, day, name) in [(1, 1, "New Year's Day"), (5, 1, "Labour Day"), (12, 25, "Christmas Day"), (12, 26, "St Stephen's Day")] {
-                try await database.addPublicHoliday(PublicHoliday(date: CalendarDate(year: year, month: month, day: day)!, name: name))
+                try await services.company.addPublicHoliday(
+                    PublicHoliday(date: CalendarDate(year: year, month: month, day: day)!, name: name), by: admin)
             }
         }
 
-        // Requests made at the start of the year (so past dates were in the future then), then decided.
-        let admin = Actor(employeeID: ids["admin"], name: "admin", isAdmin: true)
-        let clock = FixedClock(today: CalendarDate(year: today.year, month: 1, day: 1)!)
-        let service = HolidayService(store: database, clock: clock)
+        let service = services.holidays
         func weekday(_ month: Int, _ day: Int, in year: Int = today.year) -> CalendarDate {
             var date = CalendarDate(year: year, month: month, day: day)!
             while date.isoWeekday > 5 { date = date.adding(days: 1)! }
@@ -108,20 +107,21 @@ public enum DemoCompany {
             var patch = ProfilePatch()
             patch.position = .set(position)
             if let phone { patch.phone = .set(phone) }
-            _ = try await database.updateProfile(employeeID: ids[username]!, patch, owned: [], directoryKind: "local", at: clock.now())
+            _ = try await services.people.updateProfile(employeeID: ids[username]!, patch, owned: [], directoryKind: "local")
         }
         var company = CompanyPatch()
+        company.name = "Demo Company S.L."
         company.address = .set("Calle de Alcalá 1\n28014 Madrid")
         company.phone = .set("+34 910 000 000")
         company.email = .set("hello@example.com")
         company.website = .set("https://example.com")
-        try await service.updateCompany(company, by: admin)
-        _ = try await database.postNotice(
+        try await services.company.updateCompany(company, by: admin)
+        _ = try await services.notices.post(
             NoticeDraft(title: "Welcome to SGEmployee", body: "Request days off here; you will see every decision on this board.", pinned: true),
-            by: admin, at: clock.now())
-        _ = try await database.postNotice(
+            by: admin)
+        _ = try await services.notices.post(
             NoticeDraft(title: "Fire drill next week", body: "The alarm will sound at 11:00; meet at the front car park.", expiresOn: today.adding(days: 7)),
-            by: admin, at: clock.now())
+            by: admin)
         return logins
     }
 }

@@ -118,20 +118,24 @@ enum Rows {
 
     // MARK: Balances
 
+    /// Days held (pending and approved) by employee-year and status: for one employee (`employee_id = ?1`) or
+    /// every employee, in the year `?` binds. The one place that says which requests hold days.
+    static func heldDaysSQL(oneEmployee: Bool) -> String {
+        """
+        SELECT d.employee_id, r.status = 'approved', SUM(d.days)
+        FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+        WHERE \(oneEmployee ? "d.employee_id = ? AND " : "")d.year = ? AND r.status IN ('pending', 'approved')
+        GROUP BY d.employee_id, r.status
+        """
+    }
+
     static func heldDays(_ connection: SQLConnection, employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int) {
-        try connection.with(
-            """
-            SELECT r.status = 'approved', SUM(d.days)
-            FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
-            WHERE d.employee_id = ? AND d.year = ? AND r.status IN ('pending', 'approved')
-            GROUP BY r.status
-            """
-        ) { statement in
+        try connection.with(heldDaysSQL(oneEmployee: true)) { statement in
             statement.bind(1, employeeID)
             statement.bind(2, year)
             var approved = 0, pending = 0
             while try statement.step() {
-                if statement.bool(0) { approved = statement.int(1) } else { pending = statement.int(1) }
+                if statement.bool(1) { approved = statement.int(2) } else { pending = statement.int(2) }
             }
             return (approved, pending)
         }

@@ -95,6 +95,9 @@ final class SQLConnection {
 
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     func error(_ code: Int32, sql: String) -> any Error {
         let message = String(cString: sqlite3_errmsg(handle))
         let primary = code & 0xFF
@@ -139,8 +142,8 @@ final class CommitCounter: Sendable {
 
 /// Values read under one `data_version` of one connection.
 final class ConnectionCache {
-    /// Live tokens (the token text as presented) with their employee and expiry.
-    var tokens: [String: (employee: Employee, expiresAt: Date)] = [:]
+    /// Live tokens (by digest) with their employee and expiry.
+    var tokens: [Data: (employee: Employee, expiresAt: Date)] = [:]
     var company: CompanySettings?
     /// Bounded, so that many distinct tokens between two commits cannot grow the memory without limit.
     static let maximumTokens = 20_000
@@ -202,6 +205,11 @@ struct SQLStatement {
     }
 
     func text(_ column: Int32) -> String { String(decoding: bytes(column), as: UTF8.self) }
+
+    func blob(_ column: Int32) -> Data {
+        guard let bytes = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, column)))
+    }
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
     /// A 'YYYY-MM-DD' column; data that is not a date is reported, not guessed.

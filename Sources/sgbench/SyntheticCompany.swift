@@ -287,7 +287,7 @@ struct SyntheticCompany {
                         person.isAdmin, person.deactivatedAt == nil, passwordHash, created, person.deactivatedAt.map(Timestamp.format),
                     ])
                     guard person.deactivatedAt == nil else { continue }
-                    let (value, digest) = Sessions.makeToken()
+                    let (value, digest) = SessionService.makeToken()
                     try token.execute(arguments: [digest, person.id, stamp, expires])
                     issued.append(IssuedToken(employeeID: person.id, username: person.username, isAdmin: person.isAdmin, token: value))
                 }

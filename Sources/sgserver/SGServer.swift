@@ -77,7 +77,7 @@ struct SGServer: AsyncParsableCommand {
             let schema = try database.appliedMigrations()
             logger.info("Database ready", metadata: ["path": "\(settings.databasePath)", "schema": "\(schema)"])
             if seedDemo || environment["SG_SEED_DEMO"] == "1" {
-                let today = try await HolidayService(store: database).today()
+                let today = try await database.services().company.today()
                 if let logins = try await DemoCompany.seedIfEmpty(database, today: today) {
                     say("Demo company created. Logins (username / password):")
                     for login in logins {
@@ -88,7 +88,7 @@ struct SGServer: AsyncParsableCommand {
                 }
             }
             for warning in settings.warnings { logger.warning("\(warning)") }
-            let directory: any EmployeeDirectory
+            var directory: (any EmployeeDirectory)?
             if let configuration = settings.ldap {
                 var ldapLogger = Logger(label: "sgserver.ldap")
                 ldapLogger.logLevel = settings.logLevel
@@ -99,19 +99,13 @@ struct SGServer: AsyncParsableCommand {
                     logger.info("LDAP directory reachable", metadata: ["url": "\(configuration.url)"])
                 }
                 directory = ldap
-            } else {
-                directory = LocalAccountDirectory(database: database)
             }
             let services = Services(
-                database: database,
-                holidays: HolidayService(store: database),
-                sessions: Sessions(
-                    database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
-                    throttle: LoginThrottle(limits: settings.loginLimits)),
-                trustedProxies: settings.trustedProxies)
+                database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
+                throttle: LoginThrottle(limits: settings.loginLimits), trustedProxies: settings.trustedProxies)
             let app = buildApplication(
                 configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)
-            say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(directory.kind))")
+            say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(services.sessions.directory.kind))")
             try await app.runService()
         } catch let error as SGError {
             FileHandle.standardError.write(Data("sgserver: \(error.message)\n".utf8))

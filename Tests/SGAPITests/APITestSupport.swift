@@ -18,8 +18,7 @@ struct APIHarness {
     }
 
     var services: Services {
-        let sessions = directory.map { Sessions(database: fixture.database, directory: $0, clock: fixture.clock) } ?? fixture.sessions()
-        return Services(database: fixture.database, holidays: fixture.service, sessions: sessions)
+        Services(database: fixture.database, clock: fixture.clock, directory: directory ?? fixture.localAccounts)
     }
 
     func run(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {

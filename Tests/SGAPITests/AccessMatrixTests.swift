@@ -113,7 +113,7 @@ import SGTestSupport
         for caller in Caller.allCases {
             let h = try await APIHarness.make()
             let hash = try await Passwords.hash(Fixture.password, cost: 4)
-            _ = try await h.fixture.database.addEmployee(NewEmployee(
+            _ = try await h.fixture.services.accounts.addEmployee(NewEmployee(
                 username: "carol", name: "Carol", surname: "Gone", email: "carol@example.com", isAdmin: false, passwordHash: hash))
             try await h.run { client in
                 let alice = try await client.login("alice")
@@ -129,7 +129,7 @@ import SGTestSupport
                 #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: #"{"token":"\#(device)","platform":"android"}"#).status == .created)
                 #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.png()).status == .ok)
                 let carol = try await client.login("carol")
-                _ = try await h.fixture.database.deactivateEmployee(username: "carol")
+                _ = try await h.fixture.services.accounts.deactivate(username: "carol")
 
                 let token: String? = switch caller {
                 case .none: nil

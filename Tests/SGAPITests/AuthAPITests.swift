@@ -37,7 +37,7 @@ import SGTestSupport
                 #expect(try await client.call(.get, "/v1/me", token: bob).status == .ok)
                 #expect(try await client.call(.get, "/v1/me/holidays", token: bob).status == .ok)
             }
-            _ = try await sgadmin.deactivateEmployee(username: "bob")
+            _ = try await sgadmin.services().accounts.deactivate(username: "bob")
             expectProblem(try await client.call(.get, "/v1/me", token: bob), .unauthorized, "unauthenticated")
             expectProblem(try await client.call(.get, "/v1/me/holidays", token: bob), .unauthorized, "unauthenticated")
             // Other tokens are unaffected; the admin sees the change too.
@@ -59,10 +59,8 @@ import SGTestSupport
         let f = try await Fixture.make()
         for written in ["::ffff:127.0.0.1", "127.0.0.1"] {
             let throttle = LoginThrottle(limits: .init(perUsername: 100, perAddress: 2, window: 120), clock: f.clock)
-            let sessions = Sessions(
-                database: f.database, directory: LocalAccountDirectory(database: f.database, cost: 4), clock: f.clock,
-                throttle: throttle)
-            let services = Services(database: f.database, holidays: f.service, sessions: sessions, trustedProxies: [written])
+            let services = Services(
+                database: f.database, clock: f.clock, directory: f.localAccounts, throttle: throttle, trustedProxies: [written])
             let app = buildApplication(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), services: services)
             try await app.test(.live) { client async throws in
                 func login(_ password: String, from address: String) async throws -> HTTPResponse.Status {

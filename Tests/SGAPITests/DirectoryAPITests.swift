@@ -10,7 +10,7 @@ import SGTestSupport
 @Suite struct DirectoryAPITests {
     @Test func searchFilterOrderPagesAndTotals() async throws {
         let h = try await APIHarness.make()
-        _ = try await h.fixture.database.addEmployee(NewEmployee(
+        _ = try await h.fixture.services.accounts.addEmployee(NewEmployee(
             username: "zoe", name: "Zoë", surname: "Álvarez", email: "zoe@example.com", isAdmin: false, passwordHash: nil))
         try await h.run { client in
             let alice = try await client.login("alice")
@@ -35,7 +35,7 @@ import SGTestSupport
             #expect(try await search("q=bob%40example") == ["bob"])
             #expect(try await search("q=ada%20admin") == ["admin"])
 
-            _ = try await h.fixture.database.deactivateEmployee(username: "zoe")
+            _ = try await h.fixture.services.accounts.deactivate(username: "zoe")
             #expect(try await search("active=false") == ["zoe"])
             let active = try await client.call(.get, "/v1/employees?active=true", token: alice)
             #expect(active.json["total"] as? Int == 4 && active.json["active"] as? Int == 4)
@@ -70,7 +70,7 @@ import SGTestSupport
         _ = try await f.service.createRequest(
             for: f.bob.id, start: Fixture.date("2026-12-28"), end: Fixture.date("2027-01-05"), comment: "", actor: f.bob.actor)
         try await f.service.setAllowance(employeeID: f.bob.id, year: 2028, days: 30, by: f.admin.actor)
-        _ = try await f.database.deactivateEmployee(username: "bob")
+        _ = try await f.services.accounts.deactivate(username: "bob")
         try await h.run { client in
             let admin = try await client.login("admin")
             let year = try await client.call(.get, "/v1/employees/\(f.bob.id)/holidays?year=2026", token: admin)

@@ -185,7 +185,7 @@ import SGTestSupport
         let h = try await APIHarness.make()
         try await h.run { client in
             let token = try await client.login("bob")
-            _ = try await h.fixture.database.deactivateEmployee(username: "bob")
+            _ = try await h.fixture.services.accounts.deactivate(username: "bob")
             expectProblem(try await client.call(.get, "/v1/me", token: token), .unauthorized, "unauthenticated")
             let again = try await client.call(.post, "/v1/auth/login", json: #"{"username":"bob","password":"\#(Fixture.password)"}"#)
             expectProblem(again, .forbidden, "forbidden")

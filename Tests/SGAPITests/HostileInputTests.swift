@@ -136,7 +136,7 @@ import SGTestSupport
         let h = try await APIHarness.make()
         let long = String(repeating: "p", count: 72)
         let hash = try await Passwords.hash(long, cost: 4)
-        _ = try await h.fixture.database.addEmployee(NewEmployee(
+        _ = try await h.fixture.services.accounts.addEmployee(NewEmployee(
             username: "longpass", name: "Long", surname: "Pass", email: "long@example.com", isAdmin: false, passwordHash: hash))
         try await h.run { client in
             let bodies = [

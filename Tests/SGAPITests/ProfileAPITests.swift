@@ -85,7 +85,7 @@ struct ProvisioningDirectory: EmployeeDirectory {
 
     @Test func fieldsTheDirectoryHoldsCannotBeChangedHere() async throws {
         let f = try await Fixture.make()
-        let h = APIHarness(fixture: f, directory: ProvisioningDirectory(local: LocalAccountDirectory(database: f.database, cost: 4)))
+        let h = APIHarness(fixture: f, directory: ProvisioningDirectory(local: LocalAccountDirectory(accounts: f.database.accountStore, cost: 4)))
         try await h.run { client in
             let alice = try await client.login("alice")
             #expect(try await client.call(.get, "/v1/me", token: alice).json["editableFields"] as? [String]

@@ -34,8 +34,7 @@ import SGTestSupport
         defer { path.cleanUp() }
         let h = try await APIHarness.make(path: path.path)
         // What sgadmin opens beside the server: another connection pool on the same file, the same rules.
-        let sgadmin = HolidayService(
-            store: try AppDatabase.open(path: path.path, schema: .requireCurrent), clock: h.fixture.clock)
+        let sgadmin = try AppDatabase.open(path: path.path, schema: .requireCurrent).services(clock: h.fixture.clock).holidays
         let admin = Actor(employeeID: nil, name: "root (sgadmin)", isAdmin: true)
         let tomorrow = h.fixture.day(1)
         // 20:00 UTC today (the fixture's clock stands at noon).

@@ -19,7 +19,7 @@ import SGTestSupport
         #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
 
         // The API's board shows what the operator posted, with the same rules.
-        let board = try await f.database.notices(NoticeQuery(viewerID: f.alice.id), at: Date())
+        let board = try await f.services.notices.board(for: f.alice.actor)
         #expect(board.items.map(\.title) == ["Fire drill", "Canteen"])
         #expect(board.items[0].author == "operator (sgadmin)" && board.items[1].author == "admin2")
         #expect(board.items[1].body == "Closed on Friday.\nSorry!")
@@ -58,7 +58,7 @@ import SGTestSupport
         let cli = AdminCLI(databasePath: path.path)
         let request = try await f.service.createRequest(for: f.alice.id, start: f.weekday(14), end: f.weekday(14), comment: "", actor: f.alice.actor)
         #expect(try cli.run(["approve", "\(request.id)"]).status == 0)
-        let board = try await f.database.notices(NoticeQuery(viewerID: f.alice.id), at: Date())
+        let board = try await f.services.notices.board(for: f.alice.actor)
         #expect(board.items.first?.author == "operator (sgadmin)" && board.items.first?.transition?.to == .approved)
         #expect(try cli.run(["notice", "list"]).stdout.split(separator: "\n").count == 1)  // the header: company notices only
         #expect(try cli.run(["notice", "delete", "\(board.items[0].id)"]).status == 1)
@@ -96,11 +96,11 @@ import SGTestSupport
             let result = try cli.run(["company", "set"] + arguments)
             #expect(result.status == 1 && result.stderr.contains(says), "\(arguments): \(result.stderr)")
         }
-        let company = try await f.service.company()
+        let company = try await f.services.company.company()
         #expect(company.settings.name == "Acme S.L." && company.settings.defaultAllowance == 25 && company.contact.website == "https://acme.example")
 
         // An empty value clears an optional detail.
         #expect(try cli.run(["company", "set", "--website", ""]).status == 0)
-        #expect(try await f.service.company().contact.website == nil)
+        #expect(try await f.services.company.company().contact.website == nil)
     }
 }

@@ -65,11 +65,11 @@ import SGTestSupport
         // One token per active employee, and each works as a bearer token.
         #expect(tokens.count == 80 - inactive)
         // Issued for a week from the seed's "today".
-        let sessions = Sessions(
-            database: database, directory: LocalAccountDirectory(database: database, cost: 4), clock: FixedClock(today: Fixture.today))
+        let sessions = database.services(clock: FixedClock(today: Fixture.today)).sessions(
+            store: database.sessionStore, directory: LocalAccountDirectory(accounts: database.accountStore, cost: 4))
         for line in tokens.prefix(5) {
             let fields = line.split(separator: "\t").map(String.init)
-            #expect(try await sessions.employee(forToken: fields[3])?.username == fields[1])
+            #expect(try await sessions.authenticate(token: fields[3])?.username == fields[1])
         }
     }
 

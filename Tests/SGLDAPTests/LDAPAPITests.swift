@@ -29,9 +29,7 @@ struct LDAPAPITests {
 
     static func services(_ directory: any EmployeeDirectory, throttle: LoginThrottle? = nil) throws -> Services {
         let database = try AppDatabase.inMemory()
-        return Services(
-            database: database, holidays: HolidayService(store: database),
-            sessions: Sessions(database: database, directory: directory, throttle: throttle))
+        return Services(database: database, directory: directory, throttle: throttle)
     }
 
     static func login(
@@ -63,7 +61,7 @@ struct LDAPAPITests {
                 let me = try await client.execute(uri: "/v1/me", method: .get, headers: [.authorization: "Bearer \(token.token)"])
                 #expect(me.status == .ok)
             }
-            let profile = try #require(try await services.database.directoryProfile(username: "alice"))
+            let profile = try #require(try await services.core.accounts.directoryProfile(username: "alice"))
             #expect(profile.distinguishedName == "uid=alice,ou=people,dc=example,dc=com")
             #expect(profile.title == "Engineering Manager")
             #expect(profile.phone == "+34 600 000 001")
@@ -93,10 +91,10 @@ struct LDAPAPITests {
             }
             // A later login keeps what the employee edited and the directory does not hold.
             _ = try await services.sessions.login(username: "alice", password: "alice-secret-1")
-            let employee = try #require(try await services.database.employee(username: "alice"))
-            let profile = try await services.database.profile(employeeID: employee.id)
-            #expect(profile?.twitter == "alice")  // stored without the @
-            #expect(profile?.position == "Engineering Manager")
+            let employee = try #require(try await services.core.accounts.employee(username: "alice"))
+            let profile = try await services.core.people.profile(employeeID: employee.id)
+            #expect(profile.twitter == "alice")  // stored without the @
+            #expect(profile.position == "Engineering Manager")
         }
     }
 
@@ -121,8 +119,8 @@ struct LDAPAPITests {
             let again = try await services.sessions.login(username: "bob", password: "bob-secret-2")
             #expect(again.employee.email == "robert.jones@example.com")
             #expect(again.employee.name == "Robert")
-            #expect(try await services.database.directoryProfile(username: "bob")?.title == "Payroll")
-            #expect(try await services.database.employees().count == 1)
+            #expect(try await services.core.accounts.directoryProfile(username: "bob")?.title == "Payroll")
+            #expect(try await services.core.accounts.employees().count == 1)
         }
     }
 
@@ -197,9 +195,7 @@ struct LDAPAPITests {
             let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             let limits = LoginThrottle.Limits(perUsername: 100, perAddress: 2, window: 120)
             let database = try AppDatabase.inMemory()
-            let behindProxy = Services(
-                database: database, holidays: HolidayService(store: database),
-                sessions: Sessions(database: database, directory: directory, throttle: LoginThrottle(limits: limits)),
+            let behindProxy = Services(database: database, directory: directory, throttle: LoginThrottle(limits: limits),
                 trustedProxies: ["127.0.0.1"])
             let proxied = buildApplication(configuration: .init(host: "127.0.0.1", port: 0), services: behindProxy)
             try await proxied.test(.live) { client async throws in
@@ -213,9 +209,7 @@ struct LDAPAPITests {
                 #expect(try await Self.login(client, "bob", "bob-secret-2", forwardedFor: "203.0.113.1, 203.0.113.3").status == .ok)
             }
 
-            let direct = Services(
-                database: database, holidays: HolidayService(store: database),
-                sessions: Sessions(database: database, directory: directory, throttle: LoginThrottle(limits: limits)))
+            let direct = Services(database: database, directory: directory, throttle: LoginThrottle(limits: limits))
             let app = buildApplication(configuration: .init(host: "127.0.0.1", port: 0), services: direct)
             try await app.test(.live) { client async throws in
                 #expect(try await Self.login(client, "alice", "guess", forwardedFor: "203.0.113.7").status == .unauthorized)
@@ -231,11 +225,11 @@ struct LDAPAPITests {
         try await withDirectoryServer { server in
             let services = try Self.services(LDAPDirectory(configuration: server.configuration(), logger: .quiet))
             _ = try await services.sessions.login(username: "bob", password: "bob-secret-2")
-            _ = try await services.database.deactivateEmployee(username: "bob")
+            _ = try await services.core.accounts.deactivate(username: "bob")
             await #expect(throws: SGError.self) {
                 try await services.sessions.login(username: "bob", password: "bob-secret-2")
             }
-            #expect(try await services.database.employee(username: "bob")?.isActive == false)
+            #expect(try await services.core.accounts.employee(username: "bob")?.isActive == false)
         }
     }
 }

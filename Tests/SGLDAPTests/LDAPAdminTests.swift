@@ -31,7 +31,7 @@ struct LDAPAdminTests {
             configuration.admin = rule
             let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             let database = try AppDatabase.inMemory()
-            let sessions = Sessions(database: database, directory: directory)
+            let sessions = database.sessions(directory: directory)
 
             let before = try await sessions.login(username: "carol", password: "carol-secret-3")
             #expect(before.employee.isAdmin, "\(name): carol is in the group")
@@ -41,7 +41,7 @@ struct LDAPAdminTests {
             try await server.modify(removal)
             let after = try await sessions.login(username: "carol", password: "carol-secret-3")
             #expect(!after.employee.isAdmin, "\(name): carol left the group")
-            #expect(try await database.employee(username: "carol")?.isAdmin == false)
+            #expect(try await database.services().accounts.employee(username: "carol")?.isAdmin == false)
             // Alice is still in.
             #expect(try await sessions.login(username: "alice", password: "alice-secret-1").employee.isAdmin)
         }
@@ -52,7 +52,7 @@ struct LDAPAdminTests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.admin = .groupEntry(groupDN: TestDirectoryServer.adminGroup, memberAttribute: .member)
-            let sessions = Sessions(database: try AppDatabase.inMemory(), directory: LDAPDirectory(configuration: configuration, logger: .quiet))
+            let sessions = (try AppDatabase.inMemory()).sessions(directory: LDAPDirectory(configuration: configuration, logger: .quiet))
             #expect(try await sessions.login(username: "bob", password: "bob-secret-2").employee.isAdmin == false)
             try await server.modify(
                 "dn: \(TestDirectoryServer.adminGroup)\nchangetype: modify\nadd: member\nmember: uid=bob,ou=people,dc=example,dc=com\n")
@@ -64,7 +64,7 @@ struct LDAPAdminTests {
     func noAdminRule() async throws {
         try await withDirectoryServer { server in
             let database = try AppDatabase.inMemory()
-            let sessions = Sessions(database: database, directory: LDAPDirectory(configuration: server.configuration(), logger: .quiet))
+            let sessions = database.sessions(directory: LDAPDirectory(configuration: server.configuration(), logger: .quiet))
             let first = try await sessions.login(username: "bob", password: "bob-secret-2")
             #expect(!first.employee.isAdmin)
             try await database.write { (db: Database) in

@@ -14,7 +14,7 @@ struct LDAPCheckAndSyncTests {
         try await withDirectoryServer { server in
             var configuration = server.configuration()
             configuration.admin = .groupEntry(groupDN: TestDirectoryServer.adminGroup, memberAttribute: .member)
-            let report = await LDAPDirectory(configuration: configuration, logger: .quiet).check(username: "alice", database: try AppDatabase.inMemory())
+            let report = await LDAPDirectory(configuration: configuration, logger: .quiet).check(username: "alice", accounts: try AppDatabase.inMemory().services().accounts)
             #expect(report.succeeded, "\(report.text())")
             #expect(report.steps.map(\.name) == ["settings", "connect", "service bind", "search", "entry", "groups", "role", "password", "employee"])
             #expect(report.step("search")?.detail.contains("(uid=alice)") == true)
@@ -60,9 +60,9 @@ struct LDAPCheckAndSyncTests {
         try await withDirectoryServer { server in
             let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
             let database = try AppDatabase.inMemory()
-            _ = try await Sessions(database: database, directory: directory).login(username: "bob", password: "bob-secret-2")
-            _ = try await database.deactivateEmployee(username: "bob")
-            let report = await directory.check(username: "bob", database: database)
+            _ = try await database.sessions(directory: directory).login(username: "bob", password: "bob-secret-2")
+            _ = try await database.services().accounts.deactivate(username: "bob")
+            let report = await directory.check(username: "bob", accounts: database.services().accounts)
             #expect(report.step("employee")?.outcome == .failed)
             #expect(!report.succeeded)
         }
@@ -78,13 +78,13 @@ struct LDAPCheckAndSyncTests {
             try await server.modify("dn: cn=holiday-admins-posix,ou=groups,dc=example,dc=com\nchangetype: modify\nadd: memberUid\nmemberUid: BOB\n")
             let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             let database = try AppDatabase.inMemory()
-            let sessions = Sessions(database: database, directory: directory)
+            let sessions = database.sessions(directory: directory)
             #expect(try await sessions.login(username: "bob", password: "bob-secret-2").employee.isAdmin == false)
             #expect(try await sessions.login(username: "carol", password: "carol-secret-3").employee.isAdmin)
-            _ = try await directory.sync(into: database, pageSize: 50) { _, _ in }
-            #expect(try await database.employee(username: "bob")?.isAdmin == false)
-            #expect(try await database.employee(username: "carol")?.isAdmin == true)
-            #expect(await directory.check(username: "bob", database: database).step("role")?.detail == "employee (not admin)")
+            _ = try await directory.sync(into: database.services().accounts, pageSize: 50) { _, _ in }
+            #expect(try await database.services().accounts.employee(username: "bob")?.isAdmin == false)
+            #expect(try await database.services().accounts.employee(username: "carol")?.isAdmin == true)
+            #expect(await directory.check(username: "bob", accounts: database.services().accounts).step("role")?.detail == "employee (not admin)")
         }
     }
 
@@ -96,13 +96,13 @@ struct LDAPCheckAndSyncTests {
             let directory = LDAPDirectory(configuration: configuration, logger: .quiet)
             let database = try AppDatabase.inMemory()
             // A local account the directory does not know: sync must leave it alone.
-            _ = try await database.addEmployee(NewEmployee(
+            _ = try await database.services().accounts.addEmployee(NewEmployee(
                 username: "localadmin", name: "Local", surname: "Admin", email: "local@example.com", isAdmin: true,
                 passwordHash: try await Passwords.hash("local-password", cost: 4)))
 
             let calls = ProgressLog()
             // Pages of two, so paging is exercised.
-            let first = try await directory.sync(into: database, pageSize: 2) { done, total in calls.append(done, total) }
+            let first = try await directory.sync(into: database.services().accounts, pageSize: 2) { done, total in calls.append(done, total) }
             #expect(first.found == 8)  // the service entry has no uid: not matched by (uid=*)
             #expect(first.created == 6)
             #expect(first.updated == 0)
@@ -111,19 +111,19 @@ struct LDAPCheckAndSyncTests {
             #expect(first.skipped.count == 1)
             #expect(first.skipped.first?.hasPrefix("sam:") == true)
             #expect(calls.last == [6, 6])
-            let usernames = try await database.employees().map(\.username).sorted()
+            let usernames = try await database.services().accounts.employees().map(\.username).sorted()
             #expect(usernames == ["administrator", "alice", "begona", "bob", "carol", "josé.muñoz", "localadmin"])
-            #expect(try await database.employee(username: "alice")?.isAdmin == true)
-            #expect(try await database.directoryProfile(username: "begona")?.title == "Técnica de nóminas")
+            #expect(try await database.services().accounts.employee(username: "alice")?.isAdmin == true)
+            #expect(try await database.services().accounts.directoryProfile(username: "begona")?.title == "Técnica de nóminas")
 
             // Bob leaves the company.
             try await server.modify("dn: uid=bob,ou=people,dc=example,dc=com\nchangetype: delete\n")
-            let second = try await directory.sync(into: database)
+            let second = try await directory.sync(into: database.services().accounts)
             #expect(second.created == 0)
             #expect(second.updated == 5)
             #expect(second.deactivated == 1)
-            #expect(try await database.employee(username: "bob")?.isActive == false)
-            #expect(try await database.employee(username: "localadmin")?.isActive == true)
+            #expect(try await database.services().accounts.employee(username: "bob")?.isActive == false)
+            #expect(try await database.services().accounts.employee(username: "localadmin")?.isActive == true)
         }
     }
 
@@ -132,14 +132,14 @@ struct LDAPCheckAndSyncTests {
         try await withDirectoryServer { server in
             let database = try AppDatabase.inMemory()
             let directory = LDAPDirectory(configuration: server.configuration(), logger: .quiet)
-            _ = try await directory.sync(into: database)
+            _ = try await directory.sync(into: database.services().accounts)
             var wrongBase = server.configuration()
             wrongBase.syncFilter = "(uid=nobody-at-all)"
             await #expect(throws: SGError.self) {
-                try await LDAPDirectory(configuration: wrongBase, logger: .quiet).sync(into: database)
+                try await LDAPDirectory(configuration: wrongBase, logger: .quiet).sync(into: database.services().accounts)
             }
-            #expect(try await database.employees(includeInactive: false).count == 6)
-            let allowed = try await LDAPDirectory(configuration: wrongBase, logger: .quiet).sync(into: database, allowEmpty: true)
+            #expect(try await database.services().accounts.employees(includeInactive: false).count == 6)
+            let allowed = try await LDAPDirectory(configuration: wrongBase, logger: .quiet).sync(into: database.services().accounts, allowEmpty: true)
             #expect(allowed.deactivated == 6)
         }
     }
@@ -149,7 +149,7 @@ struct LDAPCheckAndSyncTests {
         let directory = LDAPDirectory(configuration: LDAPConfiguration(
             url: "ldap://127.0.0.1:\(freePort())", baseDN: TestDirectoryServer.baseDN, connectTimeout: 1, timeout: 1), logger: .quiet)
         await #expect {
-            try await directory.sync(into: try AppDatabase.inMemory())
+            try await directory.sync(into: try AppDatabase.inMemory().services().accounts)
         } throws: { error in
             if case SGError.unavailable = error { return true }
             return false

@@ -53,10 +53,8 @@ struct LDAPLatencyBenchmark {
             let folder = server.workdir.appendingPathComponent("app")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let database = try AppDatabase.open(path: folder.appendingPathComponent("sgemployee.sqlite").path)
-            let services = Services(
-                database: database, holidays: HolidayService(store: database),
-                sessions: Sessions(database: database, directory: directory))
-            try await Self.measure("Sessions.login (directory, provision in SQLite, token)") {
+            let services = Services(database: database, directory: directory)
+            try await Self.measure("SessionService.login (directory, provision in SQLite, token)") {
                 _ = try await services.sessions.login(username: "alice", password: "alice-secret-1")
             }
 

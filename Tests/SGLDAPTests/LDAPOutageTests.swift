@@ -106,8 +106,7 @@ struct LDAPOutageTests {
         let configuration = LDAPConfiguration(
             url: "ldap://127.0.0.1:\(freePort())", baseDN: TestDirectoryServer.baseDN, connectTimeout: 1, timeout: 1)
         let throttle = LoginThrottle(limits: .init(perUsername: 2, perAddress: 2, window: 60))
-        let sessions = Sessions(
-            database: try AppDatabase.inMemory(), directory: LDAPDirectory(configuration: configuration, logger: .quiet), throttle: throttle)
+        let sessions = (try AppDatabase.inMemory()).sessions(directory: LDAPDirectory(configuration: configuration, logger: .quiet), throttle: throttle)
         for _ in 0..<4 {
             await #expect(performing: {
                 try await sessions.login(username: "alice", password: "alice-secret-1", clientAddress: "192.0.2.1")

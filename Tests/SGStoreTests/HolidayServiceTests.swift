@@ -9,14 +9,14 @@ import SGTestSupport
 @Suite struct HolidayServiceTests {
     @Test func createsAPendingRequestWithServerCountedDaysAndAHistoryEntry() async throws {
         let f = try await Fixture.make()
-        try await f.database.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-08-12"), name: "Local feast"))
+        try await f.services.company.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-08-12"), name: "Local feast"), by: f.admin.actor)
         let request = try await f.service.createRequest(
             for: f.alice.id, start: Fixture.date("2026-08-10"), end: Fixture.date("2026-08-16"), comment: "  Sea  ",
             actor: f.alice.actor)
         #expect(request.status == .pending)
         #expect(request.workingDays == 4)
         #expect(request.comment == "Sea")
-        let detail = try #require(try await f.database.requestDetail(id: request.id, at: f.clock.now()))
+        let detail = try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor)
         #expect(detail.events.count == 1)
         #expect(detail.events[0].from == nil && detail.events[0].to == .pending && detail.events[0].actor == "alice")
         #expect(detail.today == f.today)
@@ -32,10 +32,10 @@ import SGTestSupport
         let f = try await Fixture.make()
         for name in ["", "   ", "Fiesta\nNacional", "Fiesta\u{0}", String(repeating: "x", count: 101)] {
             await #expect(throws: SGError.self) {
-                try await f.database.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-10-12"), name: name))
+                try await f.services.company.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-10-12"), name: name), by: f.admin.actor)
             }
         }
-        try await f.database.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-10-12"), name: "  Fiesta Nacional "))
+        try await f.services.company.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-10-12"), name: "  Fiesta Nacional "), by: f.admin.actor)
         let names = try await f.database.read { (db: Database) in try String.fetchAll(db, sql: "SELECT name FROM public_holidays") }
         #expect(names == ["Fiesta Nacional"])
     }
@@ -114,7 +114,7 @@ import SGTestSupport
 
     @Test func aRequestAcrossNewYearMustFitBothYears() async throws {
         let f = try await Fixture.make()
-        try await f.database.addPublicHoliday(PublicHoliday(date: Fixture.date("2027-01-01"), name: "New Year"))
+        try await f.services.company.addPublicHoliday(PublicHoliday(date: Fixture.date("2027-01-01"), name: "New Year"), by: f.admin.actor)
         try await f.service.setAllowance(employeeID: f.alice.id, year: 2027, days: 4, by: f.admin.actor)
         // 28 Dec 2026 .. 8 Jan 2027 holds 4 days in 2026 and 5 in 2027: 2027 has only 4.
         await #expect(throws: SGError.balanceExceeded(year: 2027, requested: 5, remaining: 4, allowance: 4)) {
@@ -125,7 +125,7 @@ import SGTestSupport
         #expect(request.workingDays == 8)
         #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == 4)
         #expect(try await f.service.balance(employeeID: f.alice.id, year: 2027).pending == 4)
-        #expect(try await f.database.requestDetail(id: request.id)?.daysByYear == [2026: 4, 2027: 4])
+        #expect(try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor).daysByYear == [2026: 4, 2027: 4])
         let in2027 = try await f.service.yearView(employeeID: f.alice.id, year: 2027)
         #expect(in2027.requests.map(\.id) == [request.id] && in2027.balance.pending == 4)
     }
@@ -143,7 +143,7 @@ import SGTestSupport
         await #expect(throws: SGError.wrongState(requestID: request.id, status: .rejected, action: .cancel)) {
             try await f.service.perform(.cancel, on: request.id, by: f.alice.actor)
         }
-        let detail = try #require(try await f.database.requestDetail(id: request.id))
+        let detail = try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor)
         #expect(detail.request.status == .rejected)
         #expect(detail.events.map(\.to) == [.pending, .approved, .pending, .rejected])
         #expect(detail.events.map(\.from) == [nil, .pending, .approved, .pending])
@@ -187,29 +187,29 @@ import SGTestSupport
         await #expect(throws: SGError.balanceExceeded(year: 2026, requested: 3, remaining: 2, allowance: 2)) {
             try await f.service.perform(.approve, on: request.id, by: f.admin.actor)
         }
-        #expect(try await f.database.requestDetail(id: request.id)?.request.status == .pending)
+        #expect(try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor).request.status == .pending)
         #expect(try await f.count("holiday_events") == 1)
     }
 
     @Test func theDefaultAllowanceCannotDropBelowWhatIsHeld() async throws {
         let f = try await Fixture.make()
         _ = try await f.service.createRequest(for: f.alice.id, start: f.day(7), end: f.day(11), comment: "", actor: f.alice.actor)
-        await #expect(throws: SGError.self) { try await f.service.setDefaultAllowance(4, by: f.admin.actor) }
-        try await f.service.setDefaultAllowance(5, by: f.admin.actor)
+        await #expect(throws: SGError.self) { try await f.services.company.setDefaultAllowance(4, by: f.admin.actor) }
+        try await f.services.company.setDefaultAllowance(5, by: f.admin.actor)
         #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == 5)
         await #expect(throws: SGError.forbidden("Only an admin can change allowances.")) {
-            try await f.service.setDefaultAllowance(30, by: f.alice.actor)
+            try await f.services.company.setDefaultAllowance(30, by: f.alice.actor)
         }
     }
 
     @Test func deactivatedEmployeesCannotRequestButKeepTheirHistory() async throws {
         let f = try await Fixture.make()
         let request = try await f.service.createRequest(for: f.alice.id, start: f.day(7), end: f.day(9), comment: "", actor: f.alice.actor)
-        _ = try await f.database.deactivateEmployee(username: "alice")
+        _ = try await f.services.accounts.deactivate(username: "alice")
         await #expect(throws: SGError.self) {
             _ = try await f.service.createRequest(for: f.alice.id, start: f.day(14), end: f.day(15), comment: "", actor: f.admin.actor)
         }
-        #expect(try await f.database.requestDetail(id: request.id)?.events.count == 1)
+        #expect(try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor).events.count == 1)
     }
 
     @Test func historyIsAppendOnlyEvenForDirectSQL() async throws {
@@ -238,7 +238,7 @@ import SGTestSupport
         var seen: [Int64] = []
         var filter = RequestFilter(status: .pending, year: 2026, employeeID: f.alice.id, limit: 2)
         while true {
-            let page = try await f.database.requests(filter)
+            let page = try await f.services.holidays.requests(filter, by: f.admin.actor)
             #expect(page.total == 6)
             seen += page.items.map(\.request.id)
             guard let next = page.nextAfterID else { break }
@@ -246,12 +246,12 @@ import SGTestSupport
         }
         #expect(seen == ids.filter { $0 != ids[2] })
         // All pages at once (sgadmin's lists) give the same requests in the same order.
-        let all = try await f.database.allRequests(RequestFilter(status: .pending, year: 2026, employeeID: f.alice.id, limit: 2))
+        let all = try await f.services.holidays.allRequests(RequestFilter(status: .pending, year: 2026, employeeID: f.alice.id, limit: 2), by: f.admin.actor)
         #expect(all.map(\.request.id) == seen)
-        #expect(try await f.database.requests(RequestFilter(year: 2025)).total == 0)
-        #expect(try await f.database.requests(RequestFilter(employeeID: f.bob.id)).items.isEmpty)
+        #expect(try await f.services.holidays.requests(RequestFilter(year: 2025), by: f.admin.actor).total == 0)
+        #expect(try await f.services.holidays.requests(RequestFilter(employeeID: f.bob.id), by: f.admin.actor).items.isEmpty)
         // A page of nothing counts and stops (indexing the row before the first one trapped).
-        let none = try await f.database.requests(RequestFilter(status: .pending, limit: 0))
+        let none = try await f.services.holidays.requests(RequestFilter(status: .pending, limit: 0), by: f.admin.actor)
         #expect(none.items.isEmpty && none.total == 6 && none.nextAfterID == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 import SGCore
 import SGTestSupport
@@ -18,16 +19,16 @@ import SGTestSupport
     @Test func readsSeeEveryCommittedWriteAtOnce() async throws {
         let (f, other, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
-        let otherService = HolidayService(store: other, clock: f.clock)
+        let otherService = other.services(clock: f.clock).holidays
         for round in 0..<5 {
             let start = f.weekday(7 + round * 7)
             // Written through this process's writer, read through its pool.
             let request = try await f.service.createRequest(for: f.alice.id, start: start, end: start, comment: "", actor: f.alice.actor)
-            #expect(try await f.database.requests(RequestFilter(status: .pending)).items.last?.request.id == request.id)
+            #expect(try await f.services.holidays.requests(RequestFilter(status: .pending), by: f.admin.actor).items.last?.request.id == request.id)
             #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == 1)
             // Decided by the other process, read here.
             try await otherService.perform(.approve, on: request.id, by: f.admin.actor)
-            #expect(try await f.database.requestDetail(id: request.id)?.request.status == .approved)
+            #expect(try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor).request.status == .approved)
             #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).approved == round + 1)
             let view = try await f.service.yearView(employeeID: f.alice.id, year: nil)
             #expect(view.year == 2026 && view.requests.count == round + 1 && view.balance.approved == round + 1 && view.balance.pending == 0)
@@ -49,10 +50,10 @@ import SGTestSupport
                 }
             }
         }
-        _ = try await other.addEmployee(NewEmployee(
+        _ = try await other.services().accounts.addEmployee(NewEmployee(
             username: "carol", name: "Carol", surname: "New", email: "carol@example.com", isAdmin: false, passwordHash: nil))
         for _ in 0..<3 {
-            #expect(try await f.database.employees().contains { $0.username == "carol" })
+            #expect(try await f.services.accounts.employees().contains { $0.username == "carol" })
             #expect(try f.database.withReader { try Rows.employee($0, username: "carol") } != nil)
         }
     }
@@ -62,9 +63,9 @@ import SGTestSupport
         defer { path.cleanUp() }
         let sessions = f.sessions()
         let issued = try await sessions.login(username: "bob", password: Fixture.password)
-        for _ in 0..<3 { #expect(try await sessions.employee(forToken: issued.token)?.id == f.bob.id) }
-        _ = try await other.deactivateEmployee(username: "bob")
-        #expect(try await sessions.employee(forToken: issued.token) == nil)
+        for _ in 0..<3 { #expect(try await sessions.authenticate(token: issued.token)?.id == f.bob.id) }
+        _ = try await other.services().accounts.deactivate(username: "bob")
+        #expect(try await sessions.authenticate(token: issued.token) == nil)
     }
 
     @Test func aCachedTokenDiesAtLogoutAndAtExpiry() async throws {
@@ -74,17 +75,17 @@ import SGTestSupport
         let first = try await sessions.login(username: "alice", password: Fixture.password)
         let second = try await sessions.login(username: "alice", password: Fixture.password)
         for _ in 0..<3 {
-            #expect(try await sessions.employee(forToken: first.token) != nil)
-            #expect(try await sessions.employee(forToken: second.token) != nil)
+            #expect(try await sessions.authenticate(token: first.token) != nil)
+            #expect(try await sessions.authenticate(token: second.token) != nil)
         }
         try await sessions.logout(token: first.token)
-        #expect(try await sessions.employee(forToken: first.token) == nil)
-        #expect(try await sessions.employee(forToken: second.token) != nil)
+        #expect(try await sessions.authenticate(token: first.token) == nil)
+        #expect(try await sessions.authenticate(token: second.token) != nil)
         // Nothing is written when a token expires: the cache must check the time itself.
         f.clock.set(second.expiresAt.addingTimeInterval(-1))
-        #expect(try await sessions.employee(forToken: second.token) != nil)
+        #expect(try await sessions.authenticate(token: second.token) != nil)
         f.clock.set(second.expiresAt.addingTimeInterval(1))
-        #expect(try await sessions.employee(forToken: second.token) == nil)
+        #expect(try await sessions.authenticate(token: second.token) == nil)
     }
 
     @Test func aChangedEmployeeIsSeenThroughACachedToken() async throws {
@@ -92,11 +93,11 @@ import SGTestSupport
         defer { path.cleanUp() }
         let sessions = f.sessions()
         let issued = try await sessions.login(username: "admin", password: Fixture.password)
-        #expect(try await sessions.employee(forToken: issued.token)?.isAdmin == true)
+        #expect(try await sessions.authenticate(token: issued.token)?.isAdmin == true)
         try await other.write { (db: Database) in
             try db.execute(sql: "UPDATE employees SET is_admin = 0, name = 'Renamed' WHERE username = 'admin'")
         }
-        let seen = try await sessions.employee(forToken: issued.token)
+        let seen = try await sessions.authenticate(token: issued.token)
         #expect(seen?.isAdmin == false && seen?.name == "Renamed")
     }
 
@@ -104,15 +105,15 @@ import SGTestSupport
         let (f, other, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
         for _ in 0..<3 { #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == 23) }
-        try await HolidayService(store: other, clock: f.clock).setDefaultAllowance(25, by: f.admin.actor)
+        try await other.services(clock: f.clock).company.setDefaultAllowance(25, by: f.admin.actor)
         #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == 25)
         #expect(try await f.service.yearView(employeeID: f.bob.id, year: 2026).balance.allowance == 25)
 
         // Late in the evening of 2 March in UTC is already 3 March in Tokyo.
         f.clock.set(Date(timeIntervalSince1970: Double(Fixture.today.dayNumber) * 86_400 + 22 * 3600))
-        #expect(try await f.service.today() == Fixture.today)
+        #expect(try await f.services.company.today() == Fixture.today)
         try await other.write { (db: Database) in try db.execute(sql: "UPDATE company SET timezone = 'Asia/Tokyo'") }
-        #expect(try await f.service.today() == Fixture.today.adding(days: 1))
+        #expect(try await f.services.company.today() == Fixture.today.adding(days: 1))
     }
 
     @Test func theTokenCacheIsBounded() async throws {
@@ -125,11 +126,11 @@ import SGTestSupport
             let cache = try #require(try connection.validatedCache())
             cache.tokens.removeAll()
             for index in 0..<ConnectionCache.maximumTokens {
-                cache.tokens["sg_filler\(index)"] = (f.alice, Date.distantFuture)
+                cache.tokens[Data("sg_filler\(index)".utf8)] = (f.alice, Date.distantFuture)
             }
         }
         // A full cache still answers, from the database.
-        for token in tokens { #expect(try await sessions.employee(forToken: token)?.id == f.alice.id) }
+        for token in tokens { #expect(try await sessions.authenticate(token: token)?.id == f.alice.id) }
         let cached = try f.database.withReader { connection in try #require(try connection.validatedCache()).tokens.count }
         #expect(cached <= ConnectionCache.maximumTokens)
     }
@@ -141,7 +142,7 @@ import SGTestSupport
         let server = try AppDatabase.open(path: path.path, schema: .requireCurrent, checkpointing: .background)
         let threshold = try await server.write { (db: Database) in try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") }
         #expect(threshold == AppDatabase.backgroundSafetyNetPages)
-        let service = HolidayService(store: server, clock: f.clock)
+        let service = server.services(clock: f.clock).holidays
         var ids: [Int64] = []
         for week in 1...10 {
             ids.append(try await service.createRequest(for: f.alice.id, start: f.weekday(7 * week), end: f.weekday(7 * week), comment: "", actor: f.alice.actor).id)
@@ -150,8 +151,8 @@ import SGTestSupport
         #expect(first.logPages > 0 && first.checkpointedPages == first.logPages)
         // Everything is still there, through every connection, and writing goes on.
         try await service.perform(.approve, on: ids[0], by: f.admin.actor)
-        #expect(try await f.database.requests(RequestFilter(employeeID: f.alice.id)).total == 10)
-        #expect(try await server.requestDetail(id: ids[0])?.request.status == .approved)
+        #expect(try await f.services.holidays.requests(RequestFilter(employeeID: f.alice.id), by: f.admin.actor).total == 10)
+        #expect(try await server.services(clock: f.clock).holidays.requestDetail(id: ids[0], by: f.admin.actor).request.status == .approved)
         let balance = try await service.balance(employeeID: f.alice.id, year: 2026)
         #expect(balance.pending == 9 && balance.approved == 1)
         #expect(try AppDatabase.inMemory().checkpoint() == (0, 0))
@@ -162,7 +163,10 @@ import SGTestSupport
         defer { path.cleanUp() }
         let filter = RequestFilter(status: .pending)
         let plans = try await f.database.read { (db: Database) -> [String] in
-            try [AppDatabase.countSQL(filter), AppDatabase.pageSQL(filter), AppDatabase.pageSQL(RequestFilter(status: .pending, afterID: 7))]
+            try [
+                SQLHolidayTransaction.countSQL(filter), SQLHolidayTransaction.pageSQL(filter),
+                SQLHolidayTransaction.pageSQL(RequestFilter(status: .pending, afterID: 7)),
+            ]
                 .map { sql in
                     try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(Array(repeating: 1, count: sql.filter { $0 == "?" }.count)))
                         .map { $0["detail"] as String }.joined(separator: "; ")
@@ -179,22 +183,25 @@ import SGTestSupport
         defer { path.cleanUp() }
         var answers: [String] = []
         for f in [try await Fixture.make(), try await Fixture.make(path: path.path)] {
-            try await f.database.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-12-28"), name: "Local"))
+            try await f.services.company.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-12-28"), name: "Local"), by: f.admin.actor)
             let across = try await f.service.createRequest(
                 for: f.alice.id, start: Fixture.date("2026-12-24"), end: Fixture.date("2027-01-05"), comment: "Home, \"really\"", actor: f.alice.actor)
             try await f.service.perform(.approve, on: across.id, by: f.admin.actor, note: "ok")
             _ = try await f.service.createRequest(for: f.bob.id, start: f.day(10), end: f.day(12), comment: "", actor: f.bob.actor)
-            let page = try await f.database.requests(RequestFilter(limit: 1))
-            let detail = try #require(try await f.database.requestDetail(id: across.id))
+            let page = try await f.services.holidays.requests(RequestFilter(limit: 1), by: f.admin.actor)
+            let detail = try await f.services.holidays.requestDetail(id: across.id, by: f.admin.actor)
             let view = try await f.service.yearView(employeeID: f.alice.id, year: 2027)
             let (requests, balance) = (view.requests, view.balance)
-            var exported: [String] = []
-            try f.database.exportRows(year: 2026) { row in exported.append("\(row.employee.username) \(row.request.id) \(row.daysInYear)") }
+            let rows = Mutex<[String]>([])
+            try await f.services.holidays.export(year: 2026) { row in
+                rows.withLock { $0.append("\(row.employee.username) \(row.request.id) \(row.daysInYear)") }
+            }
+            let exported = rows.withLock { $0 }
             answers.append("""
                 \(page.total) \(page.nextAfterID.map(String.init) ?? "-") \(page.items.map { "\($0.request.id)\($0.employee.username)" })
                 \(detail.daysByYear.sorted { $0.key < $1.key }) \(detail.events.map { "\($0.from?.rawValue ?? "-")>\($0.to.rawValue)" })
                 \(requests.map(\.workingDays)) \(balance) \(exported)
-                \(try await f.database.publicHolidays(year: 2026).map(\.date)) \(try f.database.balances(year: 2026).map { "\($0.0.username):\($0.1.remaining)" })
+                \(try await f.services.company.publicHolidays(year: 2026).map(\.date)) \(try await f.services.holidays.balances(year: 2026).map { "\($0.0.username):\($0.1.remaining)" })
                 """)
         }
         #expect(answers[0] == answers[1])

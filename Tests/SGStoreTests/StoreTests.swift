@@ -49,7 +49,7 @@ import SGTestSupport
         let issued = try await sessions.login(username: "alice", password: Fixture.password)
         #expect(issued.employee.id == f.alice.id)
         #expect(issued.token.hasPrefix("sg_") && issued.token.count > 40)
-        #expect(try await sessions.employee(forToken: issued.token)?.id == f.alice.id)
+        #expect(try await sessions.authenticate(token: issued.token)?.id == f.alice.id)
         for (username, password) in [("alice", "wrong-password"), ("nobody", Fixture.password), ("alice", ""), ("alice", "   "), ("", "x")] {
             await #expect(throws: SGError.unauthenticated("Wrong username or password.")) {
                 _ = try await sessions.login(username: username, password: password)
@@ -62,9 +62,7 @@ import SGTestSupport
     @Test func impossibleInputIsRefusedWithoutTouchingTheThrottle() async throws {
         let f = try await Fixture.make()
         let throttle = LoginThrottle(limits: .init(perUsername: 2, perAddress: 3, window: 300), clock: f.clock)
-        let sessions = Sessions(
-            database: f.database, directory: LocalAccountDirectory(database: f.database, cost: 4), clock: f.clock,
-            throttle: throttle)
+        let sessions = f.services.sessions(store: f.database.sessionStore, directory: f.localAccounts, throttle: throttle)
         let impossible = [String(repeating: "x", count: 100_000), "alice\u{0}x", String(repeating: "a", count: 257)]
         for username in impossible + impossible {
             await #expect(throws: SGError.unauthenticated("Wrong username or password.")) {
@@ -82,29 +80,29 @@ import SGTestSupport
         let stored = try await f.database.read { (db: Database) in try Data.fetchAll(db, sql: "SELECT token_hash FROM auth_tokens") }
         #expect(stored.count == 1 && stored[0] != Data(issued.token.utf8))
         f.clock.set(issued.expiresAt.addingTimeInterval(1))
-        #expect(try await sessions.employee(forToken: issued.token) == nil)
+        #expect(try await sessions.authenticate(token: issued.token) == nil)
         f.clock.set(issued.expiresAt.addingTimeInterval(-60))
-        #expect(try await sessions.employee(forToken: issued.token) != nil)
+        #expect(try await sessions.authenticate(token: issued.token) != nil)
         try await sessions.logout(token: issued.token)
-        #expect(try await sessions.employee(forToken: issued.token) == nil)
+        #expect(try await sessions.authenticate(token: issued.token) == nil)
     }
 
     @Test func deactivatedEmployeesCannotLogInAndLoseTheirTokens() async throws {
         let f = try await Fixture.make()
         let sessions = f.sessions()
         let issued = try await sessions.login(username: "bob", password: Fixture.password)
-        _ = try await f.database.deactivateEmployee(username: "bob")
-        #expect(try await sessions.employee(forToken: issued.token) == nil)
+        _ = try await f.services.accounts.deactivate(username: "bob")
+        #expect(try await sessions.authenticate(token: issued.token) == nil)
         await #expect(throws: SGError.self) { _ = try await sessions.login(username: "bob", password: Fixture.password) }
     }
 
     @Test func sha256MatchesTheStandardVectors() {
-        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-        #expect(hex(SHA256.digest(Array("".utf8))) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(hex(SHA256.digest(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(hex(SHA256.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+        func hex(_ bytes: Data) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        #expect(hex(Digests.sha256(Array("".utf8))) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex(Digests.sha256(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex(Digests.sha256(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(hex(SHA256.digest([UInt8](repeating: 0x61, count: 1_000_000)))
+        #expect(hex(Digests.sha256([UInt8](repeating: 0x61, count: 1_000_000)))
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
@@ -112,7 +110,7 @@ import SGTestSupport
         let f = try await Fixture.make()
         for (username, email) in [("bad name", "x@example.com"), ("ok", "not-an-email"), ("alice", "dup@example.com")] {
             await #expect(throws: SGError.self) {
-                _ = try await f.database.addEmployee(NewEmployee(username: username, name: "N", surname: "S", email: email, isAdmin: false, passwordHash: nil))
+                _ = try await f.services.accounts.addEmployee(NewEmployee(username: username, name: "N", surname: "S", email: email, isAdmin: false, passwordHash: nil))
             }
         }
         #expect(throws: SGError.self) { try Passwords.validate("short") }
@@ -122,7 +120,7 @@ import SGTestSupport
         let database = try AppDatabase.inMemory()
         let logins = try #require(try await DemoCompany.seedIfEmpty(database, today: Fixture.today, bcryptCost: 4))
         #expect(logins.count == 12 && logins.filter(\.isAdmin).count == 1)
-        let statuses = Set(try await database.requests(RequestFilter(limit: 200)).items.map(\.request.status))
+        let statuses = Set(try await database.services().holidays.requests(RequestFilter(limit: 200), by: Fixture.operatorActor).items.map(\.request.status))
         #expect(statuses == Set(HolidayStatus.allCases))
         #expect(try await DemoCompany.seedIfEmpty(database, today: Fixture.today, bcryptCost: 4) == nil)
     }
@@ -139,7 +137,7 @@ import SGTestSupport
             let database = try AppDatabase.inMemory()
             let logins = try await DemoCompany.seedIfEmpty(database, today: today, bcryptCost: 4)
             #expect(logins?.count == 12, "seeding on \(today)")
-            let statuses = Set(try await database.requests(RequestFilter(limit: 200)).items.map(\.request.status))
+            let statuses = Set(try await database.services().holidays.requests(RequestFilter(limit: 200), by: Fixture.operatorActor).items.map(\.request.status))
             #expect(statuses == Set(HolidayStatus.allCases), "seeding on \(today)")
         }
     }

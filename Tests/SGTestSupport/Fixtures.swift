@@ -12,7 +12,9 @@ public struct Fixture: Sendable {
     /// The day the fixture's clock stands on.
     public let today: CalendarDate
     public let clock: FixedClock
-    public let service: HolidayService
+    /// The core's services over `database`, on `clock`.
+    public let services: CoreServices
+    public var service: HolidayService { services.holidays }
     public let admin: Employee
     public let secondAdmin: Employee
     public let alice: Employee
@@ -22,19 +24,23 @@ public struct Fixture: Sendable {
     public static func make(path: String? = nil, today: CalendarDate = Fixture.today) async throws -> Fixture {
         let database = try path.map { try AppDatabase.open(path: $0) } ?? AppDatabase.inMemory()
         let hash = try await Passwords.hash(password, cost: 4)
+        let clock = FixedClock(today: today)
+        let services = database.services(clock: clock)
         func add(_ username: String, _ name: String, _ surname: String, admin: Bool) async throws -> Employee {
-            try await database.addEmployee(NewEmployee(
+            try await services.accounts.addEmployee(NewEmployee(
                 username: username, name: name, surname: surname, email: "\(username)@example.com", isAdmin: admin,
                 passwordHash: hash))
         }
-        let clock = FixedClock(today: today)
         return Fixture(
-            database: database, today: today, clock: clock, service: HolidayService(store: database, clock: clock),
+            database: database, today: today, clock: clock, services: services,
             admin: try await add("admin", "Ada", "Admin", admin: true),
             secondAdmin: try await add("admin2", "Bea", "Boss", admin: true),
             alice: try await add("alice", "Alice", "Example", admin: false),
             bob: try await add("bob", "José", "Núñez, \"Pepe\"", admin: false))
     }
+
+    /// An operator of `sgadmin` who is not an employee: acts as an admin.
+    public static let operatorActor = Actor(employeeID: nil, name: "tests (sgadmin)", isAdmin: true)
 
     /// A date relative to `today`.
     public func day(_ offset: Int) -> CalendarDate { today.adding(days: offset)! }
@@ -53,8 +59,11 @@ public struct Fixture: Sendable {
         try await database.read { (db: Database) in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
     }
 
-    public func sessions() -> Sessions {
-        Sessions(database: database, directory: LocalAccountDirectory(database: database, cost: 4), clock: clock)
+    /// Logins checked against the fixture's local accounts (bcrypt at its cheapest cost).
+    public var localAccounts: LocalAccountDirectory { LocalAccountDirectory(accounts: database.accountStore, cost: 4) }
+
+    public func sessions(directory: (any EmployeeDirectory)? = nil) -> SessionService {
+        services.sessions(store: database.sessionStore, directory: directory ?? localAccounts)
     }
 }
 
@@ -68,5 +77,14 @@ public struct TemporaryDatabasePath: Sendable {
 
     public func cleanUp() {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+extension AppDatabase {
+    /// Logins checked by `directory` over this database's accounts.
+    public func sessions(
+        directory: any EmployeeDirectory, clock: any NowProvider = SystemClock(), throttle: LoginThrottle? = nil
+    ) -> SessionService {
+        services(clock: clock).sessions(store: sessionStore, directory: directory, throttle: throttle)
     }
 }

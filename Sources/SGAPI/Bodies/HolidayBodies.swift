@@ -1,0 +1,154 @@
+import Foundation
+import Hummingbird
+import SGCore
+
+/// Response bodies. Dates are "YYYY-MM-DD"; instants are UTC ISO 8601. Keys are written in sorted order.
+enum DTO {
+    struct Request: JSONBody {
+        let request: HolidayRequest
+        /// Present in lists and detail only.
+        let employee: Employee?
+        /// The moves the caller can make on this request now.
+        let allowedActions: [HolidayAction]
+
+        init(_ request: HolidayRequest, employee: Employee?, viewer: Actor, today: CalendarDate) {
+            self.request = request
+            self.employee = employee
+            allowedActions = HolidayRules.allowedActions(on: request, by: viewer, today: today)
+        }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in writeFields(to: &json) }
+        }
+
+        /// The request's fields; a detail adds its history and per-year days, each at its place in the key order.
+        /// `decidedBy` and `decidedAt` are always present (null until a decision).
+        func writeFields(
+            to json: inout JSONWriter, history: [Event]? = nil, workingDaysByYear: [Int: Int]? = nil,
+            otherRequests: [Request]? = nil, balances: [Balance]? = nil
+        ) {
+            json.key("allowedActions"); json.array(allowedActions) { json, action in json.value(action.rawValue) }
+            if let balances { json.key("balances"); json.array(balances) { json, balance in json.value(balance) } }
+            json.key("comment"); json.value(request.comment)
+            json.key("createdAt"); json.value(request.createdAt)
+            json.key("decidedAt"); json.value(request.decidedAt)
+            json.key("decidedBy"); json.value(request.decidedBy)
+            if let employee { json.key("employee"); json.value(EmployeeRef(employee)) }
+            json.key("employeeId"); json.value(request.employeeID)
+            json.key("endDate"); json.value(request.endDate)
+            if let history { json.key("history"); json.array(history) { json, event in json.value(event) } }
+            json.key("id"); json.value(request.id)
+            if let otherRequests { json.key("otherRequests"); json.array(otherRequests) { json, other in json.value(other) } }
+            json.key("startDate"); json.value(request.startDate)
+            json.key("status"); json.value(request.status.rawValue)
+            json.key("updatedAt"); json.value(request.updatedAt)
+            json.key("workingDays"); json.value(request.workingDays)
+            if let workingDaysByYear {
+                json.key("workingDaysByYear")
+                json.object { json in
+                    // Years have four digits, so numeric order is the sorted order of their keys.
+                    for (year, days) in workingDaysByYear.sorted(by: { $0.key < $1.key }) {
+                        json.key(dynamic: String(year)); json.value(days)
+                    }
+                }
+            }
+        }
+    }
+
+    struct Event: JSONBody {
+        let event: HolidayEvent
+
+        init(_ event: HolidayEvent) { self.event = event }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("actor"); json.value(event.actor)
+                json.key("at"); json.value(event.at)
+                json.key("from"); json.value(event.from?.rawValue)  // null for the creation
+                json.key("id"); json.value(event.id)
+                json.key("note"); json.value(event.note)
+                json.key("to"); json.value(event.to.rawValue)
+            }
+        }
+    }
+
+    /// A request flattened with its per-year split and history.
+    struct RequestDetail: JSONBody {
+        let request: Request
+        let workingDaysByYear: [Int: Int]
+        let history: [Event]
+        /// The requester's other requests in the years this one draws on, for the decision.
+        let otherRequests: [Request]
+        /// The requester's balance in each year this request draws on.
+        let balances: [Balance]
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                request.writeFields(
+                    to: &json, history: history, workingDaysByYear: workingDaysByYear, otherRequests: otherRequests,
+                    balances: balances)
+            }
+        }
+    }
+
+    struct RequestList: JSONBody {
+        let items: [Request]
+        let total: Int
+        /// Pass as `after` to read the next page; null on the last page.
+        let nextAfter: Int64?
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("items"); json.array(items) { json, item in json.value(item) }
+                json.key("nextAfter"); json.value(nextAfter)
+                json.key("total"); json.value(total)
+            }
+        }
+    }
+
+    struct YearHolidays: JSONBody {
+        let year: Int
+        let requests: [Request]
+        let balance: Balance
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("balance"); json.value(balance)
+                json.key("requests"); json.array(requests) { json, request in json.value(request) }
+                json.key("year"); json.value(year)
+            }
+        }
+    }
+
+    struct EmployeeYear: JSONBody {
+        /// The employee's `Colleague` body, already encoded.
+        let employee: Data
+        let year: Int
+        let requests: [Request]
+        let balance: Balance
+        /// Years with requests or an allowance for this employee, ascending.
+        let years: [Int]
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("balance"); json.value(balance)
+                json.key("employee"); json.value(encoded: employee)
+                json.key("requests"); json.array(requests) { json, request in json.value(request) }
+                json.key("year"); json.value(year)
+                json.key("years"); json.array(years) { json, year in json.value(year) }
+            }
+        }
+    }
+}
+
+extension Balance: JSONBody {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("allowance"); json.value(allowance)
+            json.key("approved"); json.value(approved)
+            json.key("pending"); json.value(pending)
+            json.key("remaining"); json.value(remaining)
+            json.key("year"); json.value(year)
+        }
+    }
+}

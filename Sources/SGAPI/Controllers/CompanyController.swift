@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import SGCore
+
+/// The company's details and settings, and its public holidays.
+struct CompanyController {
+    let services: Services
+
+    /// PUT /v1/company replaces the company: `name`, `workingWeek` and `defaultAllowance` are required; an
+    /// absent or null address, phone, email or website is cleared; `timeZone` is kept when absent.
+    struct PutBody: Decodable {
+        var patch = CompanyPatch()
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            try container.onlyKeys(
+                ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone"],
+                what: "a company field")
+            patch.name = try container.decode(String.self, forKey: AnyKey("name"))
+            for (name, keyPath) in [
+                ("address", \CompanyPatch.address), ("phone", \CompanyPatch.phone), ("email", \CompanyPatch.email),
+                ("website", \CompanyPatch.website),
+            ] {
+                let change = try container.change(String.self, name)
+                patch[keyPath: keyPath] = change == .keep ? .clear : change
+            }
+            patch.workingWeek = try CompanyRules.workingWeek(try container.decode([Int].self, forKey: AnyKey("workingWeek")))
+            // Read as a number of any shape so that 1.5 gets a 422 naming the field, not a parse error.
+            patch.defaultAllowance = try JSON.wholeDays(
+                try container.decode(Double.self, forKey: AnyKey("defaultAllowance")), field: "defaultAllowance")
+            patch.timeZone = try container.decodeIfPresent(String.self, forKey: AnyKey("timeZone"))
+        }
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// The company's name, contact details, working week, default allowance and time zone.
+        group.get("/company") { _, context in
+            _ = try context.requireEmployee()
+            return try JSON.response(DTO.CompanyBody(try await services.company.company()))
+        }
+
+        /// Admin: replaces the company's details and settings in one transaction.
+        group.put("/company") { request, context in
+            let admin = try context.requireAdmin()
+            let body = try await JSON.decode(PutBody.self, from: request, context: context)
+            return try JSON.response(DTO.CompanyBody(try await services.company.updateCompany(body.patch, by: admin.actor)))
+        }
+
+        /// The company's public holidays of a year (default: this year).
+        group.get("/public-holidays") { request, _ in
+            let year = try await services.company.year(try request.integerQuery("year", in: HolidayService.supportedYears))
+            return JSON.response(written: DTO.PublicHolidays(holidays: try await services.company.publicHolidays(year: year)))
+        }
+    }
+}

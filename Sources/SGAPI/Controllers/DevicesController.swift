@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import SGCore
+
+/// The logged-in employee's notification switch and the devices that receive notifications.
+struct DevicesController {
+    let services: Services
+
+    struct SettingsBody: Decodable {
+        let notifications: Bool
+    }
+
+    struct DeviceBody: Decodable {
+        let token: String
+        let platform: String
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// The logged-in employee's notification switch and registered devices.
+        group.get("/me/settings") { _, context in
+            let employee = try context.requireEmployee()
+            return try JSON.response(DTO.SettingsBody(try await services.devices.settings(employeeID: employee.id)))
+        }
+
+        /// Turns notifications on or off; off also removes every registered device.
+        group.put("/me/settings") { request, context in
+            let employee = try context.requireEmployee()
+            let body = try await JSON.decode(SettingsBody.self, from: request, context: context)
+            let settings = try await services.devices.setNotifications(employeeID: employee.id, enabled: body.notifications)
+            return try JSON.response(DTO.SettingsBody(settings))
+        }
+
+        /// Registers a device's push token (201 when new, 200 when already registered).
+        group.post("/me/devices") { request, context in
+            let employee = try context.requireEmployee()
+            let body = try await JSON.decode(DeviceBody.self, from: request, context: context)
+            let platform = try DeviceRules.platform(body.platform)
+            let (device, created) = try await services.devices.registerDevice(
+                employeeID: employee.id, token: body.token, platform: platform)
+            return try JSON.response(DTO.DeviceBody(device), status: created ? .created : .ok)
+        }
+
+        /// Unregisters one of the logged-in employee's devices.
+        group.delete("/me/devices/:token") { _, context in
+            let employee = try context.requireEmployee()
+            let token = context.parameters.get("token").flatMap { $0.removingPercentEncoding } ?? ""
+            try await services.devices.removeDevice(employeeID: employee.id, token: token)
+            return Response(status: .noContent)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import SGCore
+
+/// Everyone in the company: the people list, a colleague's profile and photo, and an employee's holidays,
+/// balance and allowances.
+struct EmployeesController {
+    let services: Services
+
+    struct AllowanceBody: Decodable {
+        /// Read as a number of any shape so that 1.5 or 1e300 get a 422 naming the field, not a parse error.
+        let days: Double
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// Everyone, in list order (surname, name, id; case and accents ignored), searchable, a page at a time.
+        group.get("/employees") { request, context in
+            _ = try context.requireEmployee()
+            var query = PeopleQuery()
+            if let q = request.uri.queryParameters.get("q") {
+                query.search = String(q)
+            }
+            query.active = try request.booleanQuery("active")
+            query.afterID = try request.integerQuery("after", in: 1...Int(Int64.max)).map(Int64.init)
+            query.limit = try request.integerQuery("limit", in: 1...PeopleQuery.maximumLimit) ?? 50
+            let page = try await services.people.list(query)
+            return try JSON.response(DTO.ColleagueList(
+                items: page.items.map(DTO.Colleague.init), total: page.total, active: page.active,
+                nextAfter: page.nextAfterID))
+        }
+
+        /// One colleague's public profile.
+        group.get("/employees/:id") { _, context in
+            _ = try context.requireEmployee()
+            let profile = try await services.people.profile(employeeID: try context.parameters.id("id", what: "Employee"))
+            return try JSON.response(DTO.Colleague(profile))
+        }
+
+        /// An employee's photo. With `?v=` naming the current version it may be cached for good; without it,
+        /// clients revalidate with If-None-Match (304 when unchanged).
+        group.get("/employees/:id/photo") { request, context in
+            _ = try context.requireEmployee()
+            let id = try context.parameters.id("id", what: "Employee")
+            let ifNoneMatch = request.headers[.ifNoneMatch]
+            let photo = try await services.people.photo(employeeID: id) { version in
+                !Self.matches(ifNoneMatch, etag: version.etag)
+            }
+            let versioned = request.uri.queryParameters.get("v").map { String($0) } == photo.version.etag
+            var headers: HTTPFields = [
+                .eTag: "\"\(photo.version.etag)\"",
+                .cacheControl: versioned ? "private, max-age=31536000, immutable" : "private, no-cache",
+            ]
+            guard let data = photo.data else { return Response(status: .notModified, headers: headers) }
+            headers[.contentType] = photo.version.contentType
+            headers[.init("X-Content-Type-Options")!] = "nosniff"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        }
+
+        /// Admin (or the employee themself): any employee's requests touching a year and that year's balance,
+        /// inactive employees included, with the years that hold data.
+        group.get("/employees/:id/holidays") { request, context in
+            let viewer = try context.requireEmployee()
+            let id = try context.parameters.id("id", what: "Employee")
+            let found = try await services.holidays.employeeYear(
+                employeeID: id, year: try request.integerQuery("year", in: HolidayService.supportedYears), by: viewer.actor)
+            let profile = try await services.people.profile(employeeID: id)
+            let view = found.view
+            return JSON.response(written: DTO.EmployeeYear(
+                employee: try JSON.encoder.encode(DTO.Colleague(profile)), year: view.year,
+                requests: view.requests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: view.today) },
+                balance: view.balance, years: found.years))
+        }
+
+        /// One employee's balance for a year (default: this year): an admin, or the employee themself.
+        group.get("/employees/:id/balance") { request, context in
+            let viewer = try context.requireEmployee()
+            let id = try context.parameters.id("id", what: "Employee")
+            guard HolidayRules.mayRead(holidaysOf: id, by: viewer.actor) else {
+                throw SGError.forbidden("Only an admin can read another employee's balance.")
+            }
+            let year = try await services.company.year(try request.integerQuery("year", in: HolidayService.supportedYears))
+            return JSON.response(written: try await services.holidays.balance(employeeID: id, year: year))
+        }
+
+        /// Admin: sets one employee's allowance for one year, overriding the company default.
+        group.put("/employees/:id/allowances/:year") { request, context in
+            let admin = try context.requireAdmin()
+            let id = try context.parameters.id("id", what: "Employee")
+            guard let year = context.parameters.get("year").flatMap({ Int($0) }), HolidayService.supportedYears.contains(year) else {
+                throw SGError.invalid(field: "year", message: "'\(context.parameters.get("year") ?? "")' is not a year")
+            }
+            let body = try await JSON.decode(AllowanceBody.self, from: request, context: context)
+            let days = try JSON.wholeDays(body.days, field: "days")
+            let balance = try await services.holidays.setAllowance(employeeID: id, year: year, days: days, by: admin.actor)
+            return JSON.response(written: balance)
+        }
+    }
+
+    /// RFC 9110 If-None-Match: `*`, or a list of entity tags compared weakly.
+    static func matches(_ header: String?, etag: String) -> Bool {
+        guard let header else { return false }
+        if header.trimmingCharacters(in: .whitespaces) == "*" { return true }
+        return header.split(separator: ",").contains { candidate in
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == "\"\(etag)\""
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import SGCore
+
+/// Holiday requests: the admin's lists, one request's detail, and the moves.
+struct HolidaysController {
+    let services: Services
+
+    /// Approve, revert and cancel take an optional note; reject takes the reason (`Rejection` in the spec).
+    struct NoteBody: Decodable {
+        let note: String?
+    }
+
+    struct RejectionBody: Decodable {
+        let reason: String
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// Admin: requests filtered by status, year and employee, by id, a page at a time.
+        group.get("/holidays") { request, context in
+            let viewer = try context.requireAdmin()
+            var filter = RequestFilter()
+            if let text = request.uri.queryParameters.get("status") { filter.status = try HolidayStatus.parse(text, field: "status") }
+            filter.year = try request.integerQuery("year", in: HolidayService.supportedYears)
+            filter.employeeID = try request.integerQuery("employee", in: 1...Int(Int64.max)).map(Int64.init)
+            filter.afterID = try request.integerQuery("after", in: 0...Int(Int64.max)).map(Int64.init)
+            filter.limit = try request.integerQuery("limit", in: 1...RequestFilter.maximumLimit) ?? 50
+            let page = try await services.holidays.requests(filter, by: viewer.actor)
+            let today = try await services.company.today()
+            return JSON.response(written: DTO.RequestList(
+                items: page.items.map { DTO.Request($0.request, employee: $0.employee, viewer: viewer.actor, today: today) },
+                total: page.total, nextAfter: page.nextAfterID))
+        }
+
+        /// One request with its per-year days, full history, and the requester's other requests and balances in
+        /// the years it draws on, so one call serves the decision (its owner or an admin).
+        group.get("/holidays/:id") { _, context in
+            let viewer = try context.requireEmployee()
+            let detail = try await services.holidays.requestDetail(
+                id: try context.parameters.id("id", what: "Holiday request"), by: viewer.actor)
+            let today = detail.today
+            return JSON.response(written: DTO.RequestDetail(
+                request: DTO.Request(detail.request, employee: detail.employee, viewer: viewer.actor, today: today),
+                workingDaysByYear: detail.daysByYear,
+                history: detail.events.map(DTO.Event.init),
+                otherRequests: detail.otherRequests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: today) },
+                balances: detail.balances))
+        }
+
+        for action in HolidayAction.allCases {
+            /// Moves a request: approve, reject (with a reason), revert (approved to pending) or cancel.
+            group.post("/holidays/:id/\(action.rawValue)") { request, context in
+                let actor = try context.requireEmployee()
+                let id = try context.parameters.id("id", what: "Holiday request")
+                // Without a body, a rejection still reaches the service, which names the missing reason.
+                let note = action == .reject
+                    ? try await JSON.decodeIfPresent(RejectionBody.self, from: request, context: context)?.reason ?? ""
+                    : try await JSON.decodeIfPresent(NoteBody.self, from: request, context: context)?.note ?? ""
+                let updated = try await services.holidays.perform(action, on: id, by: actor.actor, note: note)
+                let today = try await services.company.today()
+                return JSON.response(written: DTO.Request(updated, employee: nil, viewer: actor.actor, today: today))
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import SGCore
+
+/// The logged-in employee's profile and photo.
+struct ProfileController {
+    let services: Services
+
+    var owned: Set<ProfileField> { services.sessions.directory.ownedFields }
+
+    /// PATCH /v1/me: absent keys are kept, `null` clears an optional field.
+    struct PatchBody: Decodable {
+        var patch = ProfilePatch()
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            try container.onlyKeys(ProfileField.employeeEditable.map(\.rawValue), what: "a profile field an employee can change")
+            patch.name = try container.change(String.self, "name")
+            patch.surname = try container.change(String.self, "surname")
+            patch.position = try container.change(String.self, "position")
+            patch.birthDate = try container.change(String.self, "birthDate")
+            patch.phone = try container.change(String.self, "phone")
+            patch.twitter = try container.change(String.self, "twitter")
+            patch.linkedin = try container.change(String.self, "linkedin")
+        }
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// The logged-in employee's profile, private fields included, and which fields they may change.
+        group.get("/me") { _, context in
+            let employee = try context.requireEmployee()
+            let profile = try await services.people.profile(employeeID: employee.id)
+            return try JSON.response(DTO.ProfileBody(profile, owned: owned))
+        }
+
+        /// Changes the logged-in employee's profile; fields the directory holds are refused, naming the field.
+        group.patch("/me") { request, context in
+            let employee = try context.requireEmployee()
+            let body = try await JSON.decode(PatchBody.self, from: request, context: context)
+            let profile = try await services.people.updateProfile(
+                employeeID: employee.id, body.patch, owned: owned, directoryKind: services.sessions.directory.kind)
+            return try JSON.response(DTO.ProfileBody(profile, owned: owned))
+        }
+
+        /// Replaces the logged-in employee's photo with the body's bytes (JPEG or PNG, judged by content).
+        group.put("/me/photo") { request, context in
+            let employee = try context.requireEmployee()
+            let tooLarge = SGError.payloadTooLarge(
+                "A photo can be at most \(PhotoRules.maximumBytes / 1024 / 1024) MiB. Scale it down first.")
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > PhotoRules.maximumBytes {
+                throw tooLarge
+            }
+            let buffer: ByteBuffer
+            do {
+                buffer = try await request.body.collect(upTo: PhotoRules.maximumBytes)
+            } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+                throw tooLarge
+            }
+            let (version, inspected) = try await services.people.setPhoto(
+                employeeID: employee.id, bytes: Array(buffer.readableBytesView))
+            return try JSON.response(
+                DTO.PhotoBody(
+                    photoUrl: DTO.photoURL(employeeID: employee.id, version: version), etag: version.etag,
+                    contentType: version.contentType, width: inspected.width, height: inspected.height,
+                    bytes: buffer.readableBytes),
+                headers: [.eTag: "\"\(version.etag)\""])
+        }
+
+        /// Removes the logged-in employee's photo (204 also when there was none).
+        group.delete("/me/photo") { _, context in
+            try await services.people.deletePhoto(employeeID: try context.requireEmployee().id)
+            return Response(status: .noContent)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import SGCore
+
+/// A JSON object key of any name, for bodies whose keys are checked one by one.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension KeyedDecodingContainer where Key == AnyKey {
+    /// Absent: keep; `null`: clear; a value: set.
+    func change<T: Decodable & Sendable & Equatable>(_ type: T.Type, _ name: String) throws -> Change<T> {
+        let key = AnyKey(name)
+        guard contains(key) else { return .keep }
+        return try decodeNil(forKey: key) ? .clear : .set(decode(T.self, forKey: key))
+    }
+
+    /// Refuses keys the body does not know, naming the first one and the keys it takes.
+    func onlyKeys(_ known: [String], what: String) throws {
+        if let unknown = allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
+            throw SGError.invalid(field: unknown, message: "is not \(what); send any of \(known.joined(separator: ", "))")
+        }
+    }
+}
+
+extension Request {
+    /// A `true`/`false` query parameter, or nil when absent; anything else is a 422.
+    func booleanQuery(_ name: String) throws -> Bool? {
+        guard let text = uri.queryParameters.get(name) else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw SGError.invalid(field: name, message: "'\(text)' is not true or false")
+        }
+    }
+}

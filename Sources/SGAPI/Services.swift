@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import SGCore
+import SGStore
+
+/// Everything a handler needs, passed in by `buildApplication`: the core's services, and the server's own.
+public struct Services: Sendable {
+    public let core: CoreServices
+    public let sessions: SessionService
+    /// Addresses of reverse proxies whose X-Forwarded-For is believed when throttling logins per client
+    /// (`IPAddress.canonical` form).
+    public let trustedProxies: Set<String>
+    /// `GET /v1/me/holidays` bodies as sent, until the next commit or the end of the company's day.
+    let yearViews: CommitScopedCache<RenderedYearView.Key, RenderedYearView>
+    /// For the health route and the write-ahead log's checkpoints; handlers use the services.
+    let database: AppDatabase
+
+    public init(
+        database: AppDatabase, clock: any NowProvider = SystemClock(), directory: (any EmployeeDirectory)? = nil,
+        tokenLifetime: TimeInterval = 12 * 3600, throttle: LoginThrottle? = nil, trustedProxies: Set<String> = []
+    ) {
+        self.database = database
+        core = database.services(clock: clock)
+        sessions = core.sessions(
+            store: database.sessionStore, directory: directory ?? LocalAccountDirectory(accounts: database.accountStore),
+            tokenLifetime: tokenLifetime, throttle: throttle)
+        self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })
+        yearViews = database.makeCache(of: RenderedYearView.self, by: RenderedYearView.Key.self)
+    }
+
+    var holidays: HolidayService { core.holidays }
+    var company: CompanyService { core.company }
+    var people: PeopleService { core.people }
+    var notices: NoticeService { core.notices }
+    var devices: DeviceService { core.devices }
+}
+
+/// A `GET /v1/me/holidays` body as sent, and the company's day it was rendered on: what it says of each request
+/// (may it still be cancelled?) holds for that day only.
+struct RenderedYearView: Sendable {
+    struct Key: Hashable, Sendable {
+        let employeeID: Int64
+        /// As asked: nil is the company's current year.
+        let year: Int?
+    }
+
+    let today: CalendarDate
+    let timeZone: TimeZone
+    let body: ByteBuffer
+
+    func isCurrent(at instant: Date) -> Bool { today.isToday(at: instant, in: timeZone) }
+}

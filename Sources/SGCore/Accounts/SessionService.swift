@@ -1,0 +1,107 @@
+import Foundation
+
+/// A bearer token as handed to a client, with its expiry.
+public struct IssuedToken: Sendable {
+    public let token: String
+    public let expiresAt: Date
+    public let employee: Employee
+}
+
+/// Login, bearer tokens (random, stored as SHA-256 digests, with expiry) and logout.
+public struct SessionService: Sendable {
+    public let store: any SessionStore
+    /// Creates and refreshes the employees a provisioning directory vouches for.
+    public let accounts: AccountService
+    /// Where logins are checked.
+    public let directory: any EmployeeDirectory
+    public let tokenLifetime: TimeInterval
+    public let clock: any NowProvider
+    /// Refuses logins after repeated failures for a username or a client address; nil turns that off.
+    public let throttle: LoginThrottle?
+
+    public init(
+        store: any SessionStore, accounts: AccountService, directory: any EmployeeDirectory,
+        tokenLifetime: TimeInterval = 12 * 3600, clock: any NowProvider = SystemClock(), throttle: LoginThrottle? = nil
+    ) {
+        self.store = store
+        self.accounts = accounts
+        self.directory = directory
+        self.tokenLifetime = tokenLifetime
+        self.clock = clock
+        self.throttle = throttle
+    }
+
+    /// Checks the credentials with the directory and issues a token. `clientAddress` is where the attempt
+    /// comes from (the API passes the peer address), so failures can be throttled per address too.
+    public func login(username: String, password: String, clientAddress: String? = nil) async throws -> IssuedToken {
+        let username = username.trimmingCharacters(in: .whitespaces)
+        // Many directories take an empty password as an anonymous bind that "succeeds": refuse before asking.
+        // Directories are C libraries (bcrypt, libldap) that stop at a NUL: "bob\u{0}x" logged in as bob.
+        // Refused before the throttle, which would otherwise keep every such username (up to a whole body) as a key.
+        guard !username.isEmpty, !password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+              username.utf8.count <= 256, password.utf8.count <= 1024,
+              !username.unicodeScalars.contains("\u{0}"), !password.unicodeScalars.contains("\u{0}") else {
+            throw SGError.unauthenticated("Wrong username or password.")
+        }
+        try await throttle?.check(username: username, address: clientAddress)
+        let account: DirectoryAccount
+        do {
+            account = try await directory.authenticate(username: username, password: password)
+        } catch let error as SGError {
+            if case .unauthenticated = error { await throttle?.recordFailure(username: username, address: clientAddress) }
+            throw error
+        }
+        await throttle?.recordSuccess(username: username)
+        let employee: Employee
+        if directory.provisionsEmployees {
+            employee = try await accounts.provision(account, owned: directory.ownedFields)
+        } else if let found = try await accounts.employee(username: account.username) {
+            employee = found
+        } else {
+            throw SGError.unauthenticated("Wrong username or password.")
+        }
+        guard employee.isActive else {
+            throw SGError.forbidden("This account is deactivated. Ask an administrator if that is a mistake.")
+        }
+        return try await issue(for: employee)
+    }
+
+    public func issue(for employee: Employee) async throws -> IssuedToken {
+        let now = clock.now()
+        let (token, digest) = Self.makeToken()
+        let expires = now.addingTimeInterval(tokenLifetime)
+        try await store.saveToken(digest: digest, employeeID: employee.id, at: now, expiresAt: expires)
+        return IssuedToken(token: token, expiresAt: expires, employee: employee)
+    }
+
+    /// The active employee a live token belongs to, or nil. Logout, deactivation (also by sgadmin in another
+    /// process) and any change to the employee are seen by the next request.
+    public func authenticate(token: String) async throws -> Employee? {
+        guard token.hasPrefix("sg_"), token.utf8.count < 100 else { return nil }
+        return try await store.employee(tokenDigest: Self.digest(token), at: clock.now())
+    }
+
+    public func logout(token: String) async throws {
+        try await store.deleteToken(digest: Self.digest(token))
+    }
+
+    /// A new bearer token (256 random bits) and the digest under which it is stored.
+    public static func makeToken() -> (token: String, digest: Data) {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let token = "sg_" + base64URL(bytes)
+        return (token, digest(token))
+    }
+
+    /// What the store keeps for `token`: 256 random bits need no slow hash, only one that cannot be reversed.
+    public static func digest(_ token: String) -> Data {
+        Digests.sha256(Array(token.utf8))
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

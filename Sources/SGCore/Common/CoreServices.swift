@@ -1,0 +1,33 @@
+import Foundation
+
+/// The services of the product's use cases, over one store: what `sgserver` and `sgadmin` both call.
+public struct CoreServices: Sendable {
+    public let holidays: HolidayService
+    public let company: CompanyService
+    public let people: PeopleService
+    public let notices: NoticeService
+    public let devices: DeviceService
+    public let accounts: AccountService
+
+    public init(
+        holidays: HolidayService, company: CompanyService, people: PeopleService, notices: NoticeService,
+        devices: DeviceService, accounts: AccountService
+    ) {
+        self.holidays = holidays
+        self.company = company
+        self.people = people
+        self.notices = notices
+        self.devices = devices
+        self.accounts = accounts
+    }
+
+    /// Logins and tokens checked by `directory`, over the same accounts.
+    public func sessions(
+        store: any SessionStore, directory: any EmployeeDirectory, tokenLifetime: TimeInterval = 12 * 3600,
+        throttle: LoginThrottle? = nil
+    ) -> SessionService {
+        SessionService(
+            store: store, accounts: accounts, directory: directory, tokenLifetime: tokenLifetime, clock: holidays.clock,
+            throttle: throttle)
+    }
+}

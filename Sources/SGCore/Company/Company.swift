@@ -1,0 +1,92 @@
+import Foundation
+
+/// How the company can be reached, as the clients show it. Each is nil when not given.
+public struct CompanyContact: Sendable, Equatable {
+    public var address: String?
+    public var phone: String?
+    public var email: String?
+    public var website: String?
+
+    public init(address: String? = nil, phone: String? = nil, email: String? = nil, website: String? = nil) {
+        self.address = address
+        self.phone = phone
+        self.email = email
+        self.website = website
+    }
+}
+
+/// The company as the clients see it: the settings the holiday rules use, and its contact details.
+public struct Company: Sendable, Equatable {
+    public var settings: CompanySettings
+    public var contact: CompanyContact
+
+    public init(settings: CompanySettings, contact: CompanyContact) {
+        self.settings = settings
+        self.contact = contact
+    }
+}
+
+/// A change to the company: nil (or `.keep`) leaves a field as it is. Text is raw until `CompanyRules.apply`.
+public struct CompanyPatch: Sendable, Equatable {
+    public var name: String?
+    public var address: Change<String> = .keep
+    public var phone: Change<String> = .keep
+    public var email: Change<String> = .keep
+    public var website: Change<String> = .keep
+    public var workingWeek: WorkingWeek?
+    public var defaultAllowance: Int?
+    public var timeZone: String?
+
+    public init() {}
+}
+
+public enum CompanyRules {
+    public static let maximumNameLength = 100
+    public static let maximumAddressLength = 300
+
+    /// The company after `patch`, or the first field's error. The default allowance is only range-checked
+    /// here; `HolidayService.updateCompany` checks it against the days employees already hold.
+    public static func apply(_ patch: CompanyPatch, to company: Company) throws -> Company {
+        var result = company
+        if let name = patch.name {
+            result.settings.name = try TextRules.line(name, field: "name", maximum: maximumNameLength)
+        }
+        result.contact.address = try patch.address.applied(to: company.contact.address) {
+            try TextRules.paragraphs($0, field: "address", maximum: maximumAddressLength)
+        }
+        result.contact.phone = try patch.phone.applied(to: company.contact.phone) { try TextRules.phone($0, field: "phone") }
+        result.contact.email = try patch.email.applied(to: company.contact.email) { try TextRules.email($0, field: "email") }
+        result.contact.website = try patch.website.applied(to: company.contact.website) { try TextRules.webAddress($0, field: "website") }
+        if let week = patch.workingWeek { result.settings.workingWeek = week }
+        if let days = patch.defaultAllowance {
+            guard (0...HolidayService.maximumAllowance).contains(days) else {
+                throw SGError.invalid(field: "defaultAllowance", message: "must be between 0 and \(HolidayService.maximumAllowance)")
+            }
+            result.settings.defaultAllowance = days
+        }
+        if let zone = patch.timeZone {
+            guard TimeZone(identifier: zone) != nil else {
+                throw SGError.invalid(field: "timeZone", message: "'\(zone)' is not a time zone name such as Europe/Madrid or UTC")
+            }
+            result.settings.timeZoneIdentifier = zone
+        }
+        return result
+    }
+
+    /// A working week from ISO weekday numbers (1 = Monday ... 7 = Sunday).
+    public static func workingWeek(_ days: [Int], field: String = "workingWeek") throws -> WorkingWeek {
+        guard Set(days).count == days.count, let week = WorkingWeek(weekdays: Set(days)) else {
+            throw SGError.invalid(field: field, message: "one to seven distinct ISO weekdays, 1 = Monday ... 7 = Sunday")
+        }
+        return week
+    }
+
+    /// The working week written as ISO weekday digits ("12345", as sgadmin takes it), under the same rule.
+    public static func workingWeek(code: String, field: String) throws -> WorkingWeek {
+        // WorkingWeek(code:) reads the digits; a repeated one would shrink the set, which the rule refuses.
+        guard let week = WorkingWeek(code: code), week.weekdays.count == code.count else {
+            throw SGError.invalid(field: field, message: "one to seven distinct ISO weekdays, 1 = Monday ... 7 = Sunday, e.g. 12345")
+        }
+        return week
+    }
+}

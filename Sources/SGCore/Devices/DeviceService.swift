@@ -1,0 +1,62 @@
+import Foundation
+
+/// An employee's notification switch and the devices that receive their notifications.
+public struct DeviceService: Sendable {
+    public let store: any DeviceStore
+    public let clock: any NowProvider
+
+    public init(store: any DeviceStore, clock: any NowProvider = SystemClock()) {
+        self.store = store
+        self.clock = clock
+    }
+
+    public func settings(employeeID: Int64) async throws -> NotificationSettings {
+        try await store.read { tx in try Self.settings(tx, employeeID: employeeID) }
+    }
+
+    /// Turns notifications on or off; off removes every device of the employee in the same transaction.
+    public func setNotifications(employeeID: Int64, enabled: Bool) async throws -> NotificationSettings {
+        try await store.write { tx in
+            guard try tx.notificationsEnabled(employeeID: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            try tx.setNotifications(employeeID: employeeID, enabled: enabled)
+            if !enabled { try tx.deleteDevices(employeeID: employeeID) }
+            return try Self.settings(tx, employeeID: employeeID)
+        }
+    }
+
+    /// Registers a push token for the employee; registering it again refreshes it (and moves it to this
+    /// employee if another one had it: the token names an app install, and the last login owns it). Returns
+    /// the device and whether it is new for this employee.
+    public func registerDevice(employeeID: Int64, token: String, platform: DevicePlatform) async throws -> (Device, created: Bool) {
+        let token = try DeviceRules.token(token)
+        let now = clock.now()
+        return try await store.write { tx in
+            guard let enabled = try tx.notificationsEnabled(employeeID: employeeID) else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            guard enabled else {
+                throw SGError.conflict("Notifications are off for this account: turn them on (PUT /v1/me/settings) before registering a device.")
+            }
+            let owner = try tx.deviceOwner(token: token)
+            return (try tx.saveDevice(token: token, employeeID: employeeID, platform: platform, at: now), owner != employeeID)
+        }
+    }
+
+    /// Removes one of the employee's devices; another employee's token is "not found" like an unknown one.
+    public func removeDevice(employeeID: Int64, token: String) async throws {
+        try await store.write { tx in
+            guard try tx.deleteDevice(token: token, employeeID: employeeID) else {
+                throw SGError.notFound("No device with that token is registered for this account.")
+            }
+        }
+    }
+
+    private static func settings(_ tx: any DeviceReading, employeeID: Int64) throws -> NotificationSettings {
+        guard let enabled = try tx.notificationsEnabled(employeeID: employeeID) else {
+            throw SGError.notFound("Employee \(employeeID) does not exist.")
+        }
+        return NotificationSettings(notifications: enabled, devices: try tx.devices(employeeID: employeeID))
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+public protocol DeviceReading {
+    /// Whether the employee wants notifications; nil when there is no such employee.
+    func notificationsEnabled(employeeID: Int64) throws -> Bool?
+    /// The employee's devices, oldest registration first.
+    func devices(employeeID: Int64) throws -> [Device]
+    /// Who registered the token last, if anyone.
+    func deviceOwner(token: String) throws -> Int64?
+}
+
+public protocol DeviceWriting: DeviceReading {
+    func setNotifications(employeeID: Int64, enabled: Bool) throws
+    func deleteDevices(employeeID: Int64) throws
+    /// Registers the token for the employee, or refreshes it; a token another employee had moves to this one
+    /// as a new registration.
+    func saveDevice(token: String, employeeID: Int64, platform: DevicePlatform, at: Date) throws -> Device
+    /// Removes the employee's device; false when they have none with that token.
+    func deleteDevice(token: String, employeeID: Int64) throws -> Bool
+}
+
+public typealias DeviceStore = TransactionalStore<any DeviceReading, any DeviceWriting>

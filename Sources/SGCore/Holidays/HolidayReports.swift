@@ -1,0 +1,169 @@
+import Foundation
+
+public struct RequestFilter: Sendable, Equatable {
+    public var status: HolidayStatus?
+    public var year: Int?
+    public var employeeID: Int64?
+    /// Keyset pagination: only requests with a larger id.
+    public var afterID: Int64?
+    public var limit: Int
+
+    public static let maximumLimit = 200
+
+    public init(status: HolidayStatus? = nil, year: Int? = nil, employeeID: Int64? = nil, afterID: Int64? = nil, limit: Int = 50) {
+        self.status = status
+        self.year = year
+        self.employeeID = employeeID
+        self.afterID = afterID
+        self.limit = limit
+    }
+}
+
+/// A request with the employee it belongs to, for lists.
+public struct RequestWithEmployee: Sendable {
+    public let request: HolidayRequest
+    public let employee: Employee
+
+    public init(request: HolidayRequest, employee: Employee) {
+        self.request = request
+        self.employee = employee
+    }
+}
+
+public struct RequestPage: Sendable {
+    public let items: [RequestWithEmployee]
+    /// How many requests match the filter in all pages.
+    public let total: Int
+    /// Pass as `afterID` for the next page; nil on the last page.
+    public let nextAfterID: Int64?
+
+    public init(items: [RequestWithEmployee], total: Int, nextAfterID: Int64?) {
+        self.items = items
+        self.total = total
+        self.nextAfterID = nextAfterID
+    }
+}
+
+/// A request with everything its detail screen shows, read in one snapshot: its history, its days per year, and
+/// what an admin needs to decide it (the requester's other requests and balances in the years it draws on).
+public struct RequestDetail: Sendable {
+    public let request: HolidayRequest
+    public let employee: Employee
+    public let events: [HolidayEvent]
+    public let daysByYear: [Int: Int]
+    /// The requester's other requests touching the years this one draws on.
+    public let otherRequests: [HolidayRequest]
+    /// The requester's balance in each year this one draws on.
+    public let balances: [Balance]
+    /// The company's today at the instant the detail was read.
+    public let today: CalendarDate
+}
+
+/// One employee's holiday year, for the admin's view of any employee.
+public struct EmployeeYear: Sendable {
+    public let view: HolidayService.YearView
+    /// Every year with requests or an allowance of this employee, ascending.
+    public let years: [Int]
+}
+
+/// One row of HR's yearly export.
+public struct ExportRow: Sendable {
+    public let employee: Employee
+    public let request: HolidayRequest
+    /// The request's working days that fall in the exported year.
+    public let daysInYear: Int
+
+    public init(employee: Employee, request: HolidayRequest, daysInYear: Int) {
+        self.employee = employee
+        self.request = request
+        self.daysInYear = daysInYear
+    }
+}
+
+extension HolidayService {
+    /// Requests matching `filter`, a page at a time (admins).
+    public func requests(_ filter: RequestFilter, by actor: Actor) async throws -> RequestPage {
+        guard actor.isAdmin else { throw SGError.forbidden("This needs an admin account.") }
+        try Self.check(filter)
+        return try await store.read { tx in try tx.requestPage(filter) }
+    }
+
+    /// Every request matching `filter` (all pages), by id, from one snapshot (admins).
+    public func allRequests(_ filter: RequestFilter, by actor: Actor) async throws -> [RequestWithEmployee] {
+        guard actor.isAdmin else { throw SGError.forbidden("This needs an admin account.") }
+        var filter = filter
+        filter.afterID = nil
+        filter.limit = Int(Int32.max)
+        let all = filter
+        return try await store.read { tx in try tx.requestPage(all).items }
+    }
+
+    private static func check(_ filter: RequestFilter) throws {
+        if let year = filter.year { try checkYear(year) }
+        // A page of nothing is a count.
+        guard (0...RequestFilter.maximumLimit).contains(filter.limit) else {
+            throw SGError.invalid(field: "limit", message: "must be between 0 and \(RequestFilter.maximumLimit)")
+        }
+    }
+
+    /// One request with its history, days per year, and the requester's other requests and balances in the
+    /// years it draws on, as of now. Another employee's request is "not found" for a non-admin.
+    public func requestDetail(id: Int64, by viewer: Actor) async throws -> RequestDetail {
+        let now = clock.now()
+        let detail = try await store.read { tx -> RequestDetail? in
+            guard let request = try tx.request(id: id), HolidayRules.mayRead(holidaysOf: request.employeeID, by: viewer),
+                  let employee = try tx.employee(id: request.employeeID)
+            else { return nil }
+            let daysByYear = try tx.daysByYear(requestID: id)
+            let years = daysByYear.isEmpty ? [request.startDate.year] : daysByYear.keys.sorted()
+            let others = try tx.requests(employeeID: request.employeeID, touchingYears: years.first!...years.last!)
+                .filter { $0.id != request.id }
+            let company = try tx.company()
+            return RequestDetail(
+                request: request, employee: employee, events: try tx.events(requestID: id), daysByYear: daysByYear,
+                otherRequests: others,
+                balances: try years.map { try Self.balance(tx, employeeID: request.employeeID, year: $0, company: company) },
+                today: Self.today(now, company))
+        }
+        guard let detail else { throw SGError.notFound("Holiday request \(id) does not exist.") }
+        return detail
+    }
+
+    /// Any employee's year view (inactive ones included) with the years that hold their data, in one snapshot:
+    /// an admin's, or the employee's own.
+    public func employeeYear(employeeID: Int64, year: Int?, by viewer: Actor) async throws -> EmployeeYear {
+        guard HolidayRules.mayRead(holidaysOf: employeeID, by: viewer) else {
+            throw SGError.forbidden("Only an admin can read another employee's holidays.")
+        }
+        let now = clock.now()
+        return try await store.read { tx in
+            guard try tx.employee(id: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            return EmployeeYear(
+                view: try Self.yearView(tx, employeeID: employeeID, year: year, now: now),
+                years: try tx.yearsWithData(employeeID: employeeID))
+        }
+    }
+
+    /// Every request touching `year` for HR's CSV, handed to `row` one at a time from one snapshot, so that a
+    /// year of a large company never sits in memory at once.
+    public func export(year: Int, _ row: @escaping @Sendable (ExportRow) throws -> Void) async throws {
+        try Self.checkYear(year)
+        try await store.read { tx in try tx.exportRows(year: year, row) }
+    }
+
+    /// Every employee's balance for `year` (inactive ones included), by surname.
+    public func balances(year: Int) async throws -> [(Employee, Balance)] {
+        try Self.checkYear(year)
+        return try await store.read { tx -> [(Employee, Balance)] in
+            let company = try tx.company()
+            let held = try tx.heldDays(year: year)
+            let overrides = try tx.allowanceOverrides(year: year)
+            return try tx.employees().map { employee in
+                (employee, Self.balance(
+                    year: year, override: overrides[employee.id], held: held[employee.id] ?? (0, 0), company: company))
+            }
+        }
+    }
+}

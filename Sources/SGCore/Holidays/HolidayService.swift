@@ -1,0 +1,238 @@
+import Foundation
+
+/// The holiday rules. The API and `sgadmin` both call this type; neither writes a transition of its own.
+public struct HolidayService: Sendable {
+    public static let maximumCommentLength = 1000
+    /// One request covers at most this many calendar days.
+    public static let maximumSpanDays = 366
+    public static let maximumAllowance = 366
+
+    public let store: any HolidayStore
+    public let clock: any NowProvider
+
+    public init(store: any HolidayStore, clock: any NowProvider = SystemClock()) {
+        self.store = store
+        self.clock = clock
+    }
+
+    // MARK: Requests
+
+    /// Creates a pending request for `employeeID` after checking dates, overlap and balance in one transaction.
+    public func createRequest(
+        for employeeID: Int64, start: CalendarDate, end: CalendarDate, comment: String, actor: Actor
+    ) async throws -> HolidayRequest {
+        let now = clock.now()
+        try Self.checkText(comment, field: "comment")
+        let comment = comment.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard start <= end else {
+            throw SGError.invalid(field: "endDate", message: "the end date \(end) is before the start date \(start)")
+        }
+        guard start.days(to: end) < Self.maximumSpanDays else {
+            throw SGError.invalid(field: "endDate", message: "one request can cover at most \(Self.maximumSpanDays) days; split it")
+        }
+        return try await store.write { tx in
+            guard let employee = try tx.employee(id: employeeID) else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            guard actor.employeeID == employeeID || actor.isAdmin else {
+                throw SGError.forbidden("Only an admin can request holidays for another employee.")
+            }
+            guard employee.isActive else {
+                throw SGError.conflict("Employee \(employee.username) is deactivated and cannot request holidays.")
+            }
+            let company = try tx.company()
+            let today = Self.today(now, company)
+            guard start >= today else {
+                throw SGError.invalid(field: "startDate", message: "\(start) is in the past (today is \(today))")
+            }
+            let counter = WorkingDayCounter(
+                week: company.workingWeek, publicHolidays: try tx.publicHolidays(from: start, to: end))
+            let daysByYear = counter.daysByYear(from: start, to: end)
+            guard daysByYear.values.reduce(0, +) > 0 else {
+                throw SGError.invalid(
+                    field: "endDate",
+                    message: "\(start) to \(end) holds no working day (working week \(company.workingWeek), public holidays excluded)")
+            }
+            if let clash = try tx.overlappingRequests(employeeID: employeeID, from: start, to: end).first {
+                throw SGError.overlap(requestID: clash.id, start: clash.startDate, end: clash.endDate, status: clash.status)
+            }
+            for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
+                let balance = try Self.balance(tx, employeeID: employeeID, year: year, company: company)
+                if days > balance.remaining {
+                    throw SGError.balanceExceeded(
+                        year: year, requested: days, remaining: balance.remaining, allowance: balance.allowance)
+                }
+            }
+            let request = try tx.insertRequest(
+                employeeID: employeeID, start: start, end: end, daysByYear: daysByYear, comment: comment, at: now)
+            try tx.appendEvent(requestID: request.id, from: nil, to: .pending, actor: actor, at: now, note: comment)
+            try Self.notify(tx, request: request, from: nil, to: .pending, actor: actor, note: comment, at: now)
+            return request
+        }
+    }
+
+    /// Applies `action` to request `id` as `actor`, or throws without writing anything.
+    /// Another employee's request is "not found" for a non-admin: its existence is not disclosed.
+    @discardableResult
+    public func perform(_ action: HolidayAction, on id: Int64, by actor: Actor, note: String = "") async throws -> HolidayRequest {
+        let now = clock.now()
+        try Self.checkText(note, field: action == .reject ? "reason" : "note")
+        let note = note.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Checked before the lookup, so that a non-admin cannot probe which ids exist.
+        if action.isDecision && !actor.isAdmin {
+            throw SGError.forbidden("Only an admin can \(action.rawValue) a holiday request.")
+        }
+        if action == .reject && note.isEmpty {
+            throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
+        }
+        return try await store.write { tx in
+            guard var request = try tx.request(id: id) else {
+                throw SGError.notFound("Holiday request \(id) does not exist.")
+            }
+            let company = try tx.company()
+            try HolidayRules.check(action, on: request, by: actor, today: Self.today(now, company))
+            let from = request.status
+            try tx.updateStatus(
+                requestID: id, to: action.to, at: now,
+                decidedBy: (action == .approve || action == .reject) ? actor.name : nil)
+            try tx.appendEvent(requestID: id, from: from, to: action.to, actor: actor, at: now, note: note)
+            if action == .approve || action == .revert {
+                // The allowance may have been lowered since the request was made: the days it holds must still fit.
+                for (year, days) in try tx.daysByYear(requestID: id).sorted(by: { $0.key < $1.key }) {
+                    let balance = try Self.balance(tx, employeeID: request.employeeID, year: year, company: company)
+                    if balance.remaining < 0 {
+                        throw SGError.balanceExceeded(
+                            year: year, requested: days, remaining: balance.remaining + days, allowance: balance.allowance)
+                    }
+                }
+            }
+            // After the checks that may still refuse the move.
+            try Self.notify(tx, request: request, from: from, to: action.to, actor: actor, note: note, at: now)
+            request.status = action.to
+            request.updatedAt = now
+            if action == .approve || action == .reject {
+                request.decidedBy = actor.name
+                request.decidedAt = now
+            }
+            return request
+        }
+    }
+
+    /// What an employee sees of a year: today, their requests touching the year (default: this year) and the
+    /// year's balance, from one snapshot.
+    public struct YearView: Sendable {
+        public let today: CalendarDate
+        public let year: Int
+        public let requests: [HolidayRequest]
+        public let balance: Balance
+        /// The company's, in which `today` was taken: what the view says of each request (may it still be
+        /// cancelled?) holds while `today.isToday(at:in:)` this zone.
+        public let timeZone: TimeZone
+    }
+
+    public func yearView(employeeID: Int64, year: Int?) async throws -> YearView {
+        let now = clock.now()
+        return try await store.read { tx in try Self.yearView(tx, employeeID: employeeID, year: year, now: now) }
+    }
+
+    /// An employee's year (default: the company's current year) as of `now`, read in `tx`.
+    public static func yearView(_ tx: any HolidayReading, employeeID: Int64, year: Int?, now: Date) throws -> YearView {
+        if let year { try checkYear(year) }
+        let company = try tx.company()
+        let today = today(now, company)
+        let year = year ?? today.year
+        return YearView(
+            today: today, year: year, requests: try tx.requests(employeeID: employeeID, touchingYears: year...year),
+            balance: try balance(tx, employeeID: employeeID, year: year, company: company),
+            timeZone: company.timeZone)
+    }
+
+    // MARK: Balances and allowances
+
+    public func balance(employeeID: Int64, year: Int) async throws -> Balance {
+        try Self.checkYear(year)
+        return try await store.read { tx in
+            guard try tx.employee(id: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
+        }
+    }
+
+    /// Sets one employee-year's allowance. It may not drop below the days already approved or pending.
+    @discardableResult
+    public func setAllowance(employeeID: Int64, year: Int, days: Int, by actor: Actor) async throws -> Balance {
+        try Self.checkYear(year)
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change allowances.") }
+        guard (0...Self.maximumAllowance).contains(days) else {
+            throw SGError.invalid(field: "days", message: "must be between 0 and \(Self.maximumAllowance)")
+        }
+        return try await store.write { tx in
+            guard try tx.employee(id: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            let held = try tx.heldDays(employeeID: employeeID, year: year)
+            guard days >= held.approved + held.pending else {
+                throw SGError.conflict(
+                    "\(held.approved) approved and \(held.pending) pending days are already held in \(year); "
+                        + "the allowance cannot be lower than \(held.approved + held.pending). Cancel or reject requests first.")
+            }
+            try tx.setAllowance(employeeID: employeeID, year: year, days: days)
+            return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
+        }
+    }
+
+    // MARK: Notices
+
+    /// Writes the owner's personal notice for a move of their request, in the caller's transaction.
+    static func notify(
+        _ tx: any HolidayTransaction, request: HolidayRequest, from: HolidayStatus?, to: HolidayStatus, actor: Actor, note: String, at: Date
+    ) throws {
+        // The owner is "You" in their notice (and gets none for their own new request): only another actor's name
+        // is read, which spares the commonest write, an employee's own request, a read.
+        let byOwner = actor.employeeID == request.employeeID
+        let displayName = byOwner ? actor.name : try actor.employeeID.flatMap { try tx.employee(id: $0) }?.fullName ?? actor.name
+        if let notice = HolidayNotices.notice(
+            for: request, from: from, to: to, actor: actor, actorDisplayName: displayName, note: note, at: at) {
+            try tx.appendNotice(notice)
+        }
+    }
+
+    // MARK: Shared helpers
+
+    /// Comments, notes and reasons: at most `maximumCommentLength` Unicode code points as sent, before trimming.
+    /// That is how the API contract's `maxLength` counts, so a text the contract refuses is refused here too
+    /// (counting grapheme clusters after trimming let 1,001 code points with a combining accent or a trailing
+    /// space through). No NUL: SQLite's C API stopped at it, so "a\u{0}b" was acknowledged and stored as "a".
+    static func checkText(_ text: String, field: String) throws {
+        guard text.unicodeScalars.count <= maximumCommentLength else {
+            throw SGError.invalid(field: field, message: "at most \(maximumCommentLength) characters (Unicode code points)")
+        }
+        guard !text.unicodeScalars.contains("\u{0}") else {
+            throw SGError.invalid(field: field, message: "must not contain the NUL character (U+0000)")
+        }
+    }
+
+    public static func balance(_ tx: any HolidayReading, employeeID: Int64, year: Int, company: CompanySettings) throws -> Balance {
+        balance(
+            year: year, override: try tx.allowanceOverride(employeeID: employeeID, year: year),
+            held: try tx.heldDays(employeeID: employeeID, year: year), company: company)
+    }
+
+    /// An employee-year's balance: its own allowance if one is set, else the company default.
+    static func balance(year: Int, override: Int?, held: (approved: Int, pending: Int), company: CompanySettings) -> Balance {
+        Balance(year: year, allowance: override ?? company.defaultAllowance, approved: held.approved, pending: held.pending)
+    }
+
+    public static func today(_ now: Date, _ company: CompanySettings) -> CalendarDate {
+        CalendarDate(now, in: company.timeZone)
+    }
+
+    public static let supportedYears = 1970...9999
+
+    public static func checkYear(_ year: Int) throws {
+        guard supportedYears.contains(year) else {
+            throw SGError.invalid(field: "year", message: "\(year) is not a year between \(supportedYears.lowerBound) and \(supportedYears.upperBound)")
+        }
+    }
+}

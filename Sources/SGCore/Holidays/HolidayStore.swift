@@ -1,0 +1,61 @@
+import Foundation
+
+/// The data the holiday rules read, inside one database transaction (one consistent snapshot).
+/// Every method runs in the transaction opened by `HolidayStore.read` or `write`.
+public protocol HolidayReading: CompanyReading {
+    func employee(id: Int64) throws -> Employee?
+    func employee(username: String) throws -> Employee?
+    func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
+    /// The allowance set for this employee-year, or nil when the company default applies.
+    func allowanceOverride(employeeID: Int64, year: Int) throws -> Int?
+    /// Working days held in `year` by the employee's requests, by status (pending and approved only).
+    func heldDays(employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int)
+    /// The employee's pending or approved requests that share at least one day with `start...end`.
+    func overlappingRequests(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [HolidayRequest]
+    /// The employee's requests (any status) with at least one day in `years`, by start date.
+    func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest]
+    func request(id: Int64) throws -> HolidayRequest?
+    func daysByYear(requestID: Int64) throws -> [Int: Int]
+    /// Employee-years without an override whose held days exceed `days`.
+    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)]
+    func companyContact() throws -> CompanyContact
+    /// The company's public holidays in `start...end`, by date.
+    func publicHolidayList(from start: CalendarDate, to end: CalendarDate) throws -> [PublicHoliday]
+
+    // Lists and reports.
+
+    /// Requests matching `filter` ordered by id, the page after `filter.afterID`, with the count of all matches.
+    func requestPage(_ filter: RequestFilter) throws -> RequestPage
+    /// A request's history, oldest first.
+    func events(requestID: Int64) throws -> [HolidayEvent]
+    /// Every year in which the employee has requests or an allowance, ascending.
+    func yearsWithData(employeeID: Int64) throws -> [Int]
+    /// Every request touching `year`, by employee (surname, name, id) then start date, one at a time.
+    func exportRows(year: Int, _ row: (ExportRow) throws -> Void) throws
+    /// Every employee (inactive ones included), by surname, name and id.
+    func employees() throws -> [Employee]
+    /// Days held in `year` by status, for every employee who holds any.
+    func heldDays(year: Int) throws -> [Int64: (approved: Int, pending: Int)]
+    /// The allowances set for `year`, by employee.
+    func allowanceOverrides(year: Int) throws -> [Int64: Int]
+}
+
+/// The reads and writes of the holiday rules, inside one write transaction opened by `HolidayStore.write`.
+public protocol HolidayTransaction: HolidayReading {
+    func insertRequest(
+        employeeID: Int64, start: CalendarDate, end: CalendarDate, daysByYear: [Int: Int], comment: String, at: Date
+    ) throws -> HolidayRequest
+    /// Moves the request to `status`; `decidedBy` is set for approve and reject.
+    func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws
+    func appendEvent(requestID: Int64, from: HolidayStatus?, to: HolidayStatus, actor: Actor, at: Date, note: String) throws
+    func setAllowance(employeeID: Int64, year: Int, days: Int) throws
+    func setDefaultAllowance(_ days: Int) throws
+    /// Puts a notice on an employee's board, in the transaction of the transition it reports.
+    func appendNotice(_ notice: PersonalNotice) throws
+    /// Writes every company field (settings and contact details).
+    func saveCompany(_ company: Company) throws
+    func insertPublicHoliday(_ holiday: PublicHoliday) throws
+}
+
+/// The holiday rules' data.
+public typealias HolidayStore = TransactionalStore<any HolidayReading, any HolidayTransaction>

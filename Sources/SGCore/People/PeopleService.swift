@@ -1,0 +1,111 @@
+import Foundation
+
+/// Profiles, the people list and photos. The API and `sgadmin` both call this type.
+public struct PeopleService: Sendable {
+    public let store: any PeopleStore
+    public let clock: any NowProvider
+
+    public init(store: any PeopleStore, clock: any NowProvider = SystemClock()) {
+        self.store = store
+        self.clock = clock
+    }
+
+    // MARK: Profiles
+
+    public func profile(employeeID: Int64) async throws -> Profile {
+        guard let profile = try await store.read({ tx in try tx.profile(employeeID: employeeID) }) else {
+            throw SGError.notFound("Employee \(employeeID) does not exist.")
+        }
+        return profile
+    }
+
+    /// Applies `patch` to an employee's profile under `ProfileRules`, in one transaction. `owned` are the fields
+    /// the login directory holds; birth dates are checked against today in the company's time zone.
+    public func updateProfile(
+        employeeID: Int64, _ patch: ProfilePatch, owned: Set<ProfileField>, directoryKind: String
+    ) async throws -> Profile {
+        let now = clock.now()
+        return try await store.write { tx in
+            guard let current = try tx.profile(employeeID: employeeID) else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            let updated = try ProfileRules.apply(
+                patch, to: current, owned: owned, directoryKind: directoryKind, today: try tx.today(at: now))
+            guard updated != current else { return current }
+            try tx.saveProfile(updated)
+            try Self.refreshFoldedCopies(tx)  // the list finds the new name or position at once
+            return updated
+        }
+    }
+
+    // MARK: The people list
+
+    /// Employees in list order (surname, name, id; case and accents ignored), a page at a time.
+    public func list(_ query: PeopleQuery) async throws -> PeoplePage {
+        if let search = query.search, !TextRules.fits(search, PeopleQuery.maximumSearchLength) {
+            throw SGError.invalid(field: "q", message: "at most \(PeopleQuery.maximumSearchLength) characters")
+        }
+        guard (1...PeopleQuery.maximumLimit).contains(query.limit) else {
+            throw SGError.invalid(field: "limit", message: "must be between 1 and \(PeopleQuery.maximumLimit)")
+        }
+        let terms = query.search.map(TextFolding.terms) ?? []
+        if try await store.read({ tx in try !tx.unfolded().isEmpty }) {
+            try await store.write { tx in try Self.refreshFoldedCopies(tx) }
+        }
+        guard let page = try await store.read({ tx in try tx.peoplePage(query, terms: terms) }) else {
+            throw SGError.invalid(field: "after", message: "\(query.afterID ?? 0) is not an employee id; pass the nextAfter of the previous page")
+        }
+        return page
+    }
+
+    /// Fills the folded copies that a change of name, surname, e-mail, username or position cleared (the
+    /// store's trigger clears them), and those of employees added since the last fill.
+    static func refreshFoldedCopies(_ tx: any PeopleWriting) throws {
+        for source in try tx.unfolded() {
+            let words = [source.name, source.surname, source.email, source.username, source.position ?? ""]
+            // U+0001 sorts before every character a name can hold, so "surname U+0001 name" orders as (surname, name).
+            try tx.setFoldedCopies(
+                employeeID: source.employeeID, searchText: TextFolding.fold(words.joined(separator: " ")),
+                sortKey: TextFolding.fold(source.surname) + "\u{1}" + TextFolding.fold(source.name))
+        }
+    }
+
+    // MARK: Photos
+
+    /// Stores a new photo for the employee after checking its bytes (`PhotoRules`); returns its version.
+    public func setPhoto(employeeID: Int64, bytes: [UInt8]) async throws -> (PhotoVersion, PhotoRules.Inspected) {
+        let inspected = try PhotoRules.inspect(bytes)
+        // A new photo is a new version tag, and so a new URL that no cache has seen.
+        let version = PhotoVersion(etag: Digests.sha256Hex(bytes, prefix: 16), contentType: inspected.contentType)
+        let now = clock.now()
+        try await store.write { tx in
+            guard try tx.employeeExists(id: employeeID) else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            try tx.savePhoto(employeeID: employeeID, version: version, inspected: inspected, bytes: bytes, at: now)
+        }
+        return (version, inspected)
+    }
+
+    /// Removes the employee's photo; true when there was one.
+    @discardableResult
+    public func deletePhoto(employeeID: Int64) async throws -> Bool {
+        try await store.write { tx in try tx.deletePhoto(employeeID: employeeID) }
+    }
+
+    /// The employee's photo, with its bytes when `wantsData` says so for its version (a client revalidating
+    /// the version it has needs none); `SGError.notFound` when the employee does not exist or has no photo.
+    public func photo(
+        employeeID: Int64, wantsData: @escaping @Sendable (PhotoVersion) -> Bool = { _ in true }
+    ) async throws -> StoredPhoto {
+        try await store.read { tx in
+            guard let version = try tx.photoVersion(employeeID: employeeID) else {
+                guard try tx.employeeExists(id: employeeID) else {
+                    throw SGError.notFound("Employee \(employeeID) does not exist.")
+                }
+                throw SGError.notFound("Employee \(employeeID) has no photo.")
+            }
+            return StoredPhoto(version: version, data: wantsData(version) ? try tx.photoData(employeeID: employeeID) : nil)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import SGCore
+
+/// `DeviceWriting` over one `SQLConnection`.
+struct SQLDevices: DeviceWriting {
+    let connection: SQLConnection
+
+    static let deviceColumns = "token, platform, created_at, updated_at"
+
+    static func device(_ statement: SQLStatement) throws -> Device {
+        guard let platform = DevicePlatform(rawValue: statement.text(1)) else {
+            throw SGError.conflict("A device holds a platform this program cannot read: '\(statement.text(1))'.")
+        }
+        return Device(
+            token: statement.text(0), platform: platform, createdAt: try statement.timestamp(2),
+            updatedAt: try statement.timestamp(3))
+    }
+
+    func notificationsEnabled(employeeID: Int64) throws -> Bool? {
+        try connection.with("SELECT notifications FROM employees WHERE id = ?") { statement in
+            statement.bind(1, employeeID)
+            return try statement.step() ? statement.bool(0) : nil
+        }
+    }
+
+    func devices(employeeID: Int64) throws -> [Device] {
+        try connection.with("SELECT \(Self.deviceColumns) FROM devices WHERE employee_id = ? ORDER BY created_at, token") { statement in
+            statement.bind(1, employeeID)
+            var devices: [Device] = []
+            while try statement.step() { devices.append(try Self.device(statement)) }
+            return devices
+        }
+    }
+
+    func deviceOwner(token: String) throws -> Int64? {
+        try connection.with("SELECT employee_id FROM devices WHERE token = ?") { statement in
+            statement.bind(1, token)
+            return try statement.step() ? statement.int64(0) : nil
+        }
+    }
+
+    func setNotifications(employeeID: Int64, enabled: Bool) throws {
+        try connection.execute("UPDATE employees SET notifications = ? WHERE id = ?") { statement in
+            statement.bind(1, enabled ? 1 : 0)
+            statement.bind(2, employeeID)
+        }
+    }
+
+    func deleteDevices(employeeID: Int64) throws {
+        try connection.execute("DELETE FROM devices WHERE employee_id = ?") { statement in statement.bind(1, employeeID) }
+    }
+
+    func saveDevice(token: String, employeeID: Int64, platform: DevicePlatform, at: Date) throws -> Device {
+        try connection.with(
+            """
+            INSERT INTO devices (token, employee_id, platform, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (token) DO UPDATE SET
+                employee_id = excluded.employee_id, platform = excluded.platform, updated_at = excluded.updated_at,
+                created_at = CASE WHEN devices.employee_id = excluded.employee_id THEN devices.created_at ELSE excluded.created_at END
+            RETURNING \(Self.deviceColumns)
+            """
+        ) { statement in
+            let stamp = Timestamp.format(at)
+            statement.bind(1, token)
+            statement.bind(2, employeeID)
+            statement.bind(3, platform.rawValue)
+            statement.bind(4, stamp)
+            statement.bind(5, stamp)
+            guard try statement.step() else { throw SGError.conflict("The device could not be read back.") }
+            let device = try Self.device(statement)
+            while try statement.step() {}
+            return device
+        }
+    }
+
+    func deleteDevice(token: String, employeeID: Int64) throws -> Bool {
+        try connection.execute("DELETE FROM devices WHERE token = ? AND employee_id = ?") { statement in
+            statement.bind(1, token)
+            statement.bind(2, employeeID)
+        }
+        return connection.changes > 0
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import SGCore
+
+/// The lists and reports of `HolidayReading`: request pages, history, HR's export, everyone's balances.
+extension SQLHolidayTransaction {
+    func requestPage(_ filter: RequestFilter) throws -> RequestPage {
+        // The status filter is served by holiday_requests_status (status, id): the count reads only that index.
+        let total = try connection.with(Self.countSQL(filter)) { statement in
+            _ = Self.bind(filter, statement, includingAfter: false)
+            return try statement.step() ? statement.int(0) : 0
+        }
+        // Ordered by id: with a status filter, holiday_requests_status (status, id) gives the rows in order, so the
+        // page stops after `limit` rows instead of sorting every match. One row past the limit tells whether a next
+        // page exists.
+        let items = try connection.with(Self.pageSQL(filter)) { statement in
+            let last = Self.bind(filter, statement, includingAfter: true)
+            statement.bind(last + 1, filter.limit == Int(Int32.max) ? filter.limit : filter.limit + 1)
+            var items: [RequestWithEmployee] = []
+            while try statement.step() {
+                items.append(RequestWithEmployee(
+                    request: try Rows.request(statement), employee: Rows.employee(statement, from: Rows.requestColumnCount)))
+            }
+            return items
+        }
+        let shown = Array(items.prefix(filter.limit))
+        return RequestPage(items: shown, total: total, nextAfterID: items.count > shown.count ? shown.last?.request.id : nil)
+    }
+
+    static func countSQL(_ filter: RequestFilter) -> String {
+        "SELECT COUNT(*) FROM holiday_requests r \(whereClause(filter, includingAfter: false))"
+    }
+
+    static func pageSQL(_ filter: RequestFilter) -> String {
+        """
+        SELECT \(Rows.requestColumnsOfR), \(Rows.employeeColumnsOfE)
+        FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
+        \(whereClause(filter, includingAfter: true)) ORDER BY r.id LIMIT ?
+        """
+    }
+
+    private static func whereClause(_ filter: RequestFilter, includingAfter: Bool) -> String {
+        var conditions: [String] = []
+        if filter.status != nil { conditions.append("r.status = ?") }
+        if filter.year != nil { conditions.append("r.start_date <= ? AND r.end_date >= ?") }
+        if filter.employeeID != nil { conditions.append("r.employee_id = ?") }
+        if includingAfter && filter.afterID != nil { conditions.append("r.id > ?") }
+        return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    /// Binds the parameters of `whereClause` in the same order; returns the last index bound.
+    private static func bind(_ filter: RequestFilter, _ statement: SQLStatement, includingAfter: Bool) -> Int32 {
+        var index: Int32 = 0
+        if let status = filter.status { index += 1; statement.bind(index, status.rawValue) }
+        if let year = filter.year {
+            index += 1; statement.bind(index, CalendarDate.lastOfYear(year)!)
+            index += 1; statement.bind(index, CalendarDate.firstOfYear(year)!)
+        }
+        if let employeeID = filter.employeeID { index += 1; statement.bind(index, employeeID) }
+        if includingAfter, let afterID = filter.afterID { index += 1; statement.bind(index, afterID) }
+        return index
+    }
+
+    func events(requestID: Int64) throws -> [HolidayEvent] {
+        try connection.with(
+            "SELECT id, request_id, from_status, to_status, actor, actor_employee_id, at, note FROM holiday_events WHERE request_id = ? ORDER BY id"
+        ) { statement in
+            statement.bind(1, requestID)
+            var events: [HolidayEvent] = []
+            while try statement.step() {
+                events.append(HolidayEvent(
+                    id: statement.int64(0), requestID: statement.int64(1),
+                    from: statement.isNull(2) ? nil : try statement.status(2), to: try statement.status(3),
+                    actor: statement.text(4), actorEmployeeID: statement.optionalInt64(5), at: try statement.timestamp(6),
+                    note: statement.text(7)))
+            }
+            return events
+        }
+    }
+
+    func yearsWithData(employeeID: Int64) throws -> [Int] {
+        try connection.with(
+            """
+            SELECT year FROM holiday_request_days WHERE employee_id = ?
+            UNION SELECT year FROM allowances WHERE employee_id = ?
+            ORDER BY year
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, employeeID)
+            var years: [Int] = []
+            while try statement.step() { years.append(statement.int(0)) }
+            return years
+        }
+    }
+
+    func exportRows(year: Int, _ row: (ExportRow) throws -> Void) throws {
+        try connection.with(
+            """
+            SELECT \(Rows.requestColumnsOfR), \(Rows.employeeColumnsOfE),
+                   COALESCE((SELECT d.days FROM holiday_request_days d WHERE d.request_id = r.id AND d.year = ?), 0)
+            FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
+            WHERE r.start_date <= ? AND r.end_date >= ?
+            ORDER BY e.surname, e.name, e.id, r.start_date, r.id
+            """
+        ) { statement in
+            statement.bind(1, year)
+            statement.bind(2, CalendarDate.lastOfYear(year)!)
+            statement.bind(3, CalendarDate.firstOfYear(year)!)
+            while try statement.step() {
+                try row(ExportRow(
+                    employee: Rows.employee(statement, from: Rows.requestColumnCount), request: try Rows.request(statement),
+                    daysInYear: statement.int(Rows.requestColumnCount + Rows.employeeColumnCount)))
+            }
+        }
+    }
+
+    func employees() throws -> [Employee] {
+        try SQLAccounts(connection: connection).employees(includeInactive: true)
+    }
+
+    func heldDays(year: Int) throws -> [Int64: (approved: Int, pending: Int)] {
+        try connection.with(Rows.heldDaysSQL(oneEmployee: false)) { statement in
+            statement.bind(1, year)
+            var held: [Int64: (approved: Int, pending: Int)] = [:]
+            while try statement.step() {
+                var days = held[statement.int64(0)] ?? (0, 0)
+                if statement.bool(1) { days.approved = statement.int(2) } else { days.pending = statement.int(2) }
+                held[statement.int64(0)] = days
+            }
+            return held
+        }
+    }
+
+    func allowanceOverrides(year: Int) throws -> [Int64: Int] {
+        try connection.with("SELECT employee_id, days FROM allowances WHERE year = ?") { statement in
+            statement.bind(1, year)
+            var overrides: [Int64: Int] = [:]
+            while try statement.step() { overrides[statement.int64(0)] = statement.int(1) }
+            return overrides
+        }
+    }
+
+    func publicHolidayList(from start: CalendarDate, to end: CalendarDate) throws -> [PublicHoliday] {
+        try connection.with("SELECT date, name FROM public_holidays WHERE date BETWEEN ? AND ? ORDER BY date") { statement in
+            statement.bind(1, start)
+            statement.bind(2, end)
+            var holidays: [PublicHoliday] = []
+            while try statement.step() { holidays.append(PublicHoliday(date: try statement.date(0), name: statement.text(1))) }
+            return holidays
+        }
+    }
+
+    func insertPublicHoliday(_ holiday: PublicHoliday) throws {
+        try connection.execute("INSERT INTO public_holidays (date, name) VALUES (?, ?)") { statement in
+            statement.bind(1, holiday.date)
+            statement.bind(2, holiday.name)
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import SGCore
+
+/// `HolidayTransaction` over one `SQLConnection`: all SQL that the rules depend on lives here. The same type reads
+/// on pooled read-only connections (`HolidayStore.read`) and reads and writes on the write connection inside a
+/// `BEGIN IMMEDIATE` transaction (`HolidayStore.write`).
+struct SQLHolidayTransaction: HolidayTransaction {
+    let connection: SQLConnection
+
+    func company() throws -> CompanySettings {
+        try Rows.company(connection)
+    }
+
+    func employee(id: Int64) throws -> Employee? {
+        try Rows.employee(connection, id: id)
+    }
+
+    func employee(username: String) throws -> Employee? {
+        try Rows.employee(connection, username: username)
+    }
+
+    func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate> {
+        try connection.with("SELECT date FROM public_holidays WHERE date BETWEEN ? AND ?") { statement in
+            statement.bind(1, start)
+            statement.bind(2, end)
+            var days = Set<CalendarDate>()
+            while try statement.step() { days.insert(try statement.date(0)) }
+            return days
+        }
+    }
+
+    func allowanceOverride(employeeID: Int64, year: Int) throws -> Int? {
+        try connection.with("SELECT days FROM allowances WHERE employee_id = ? AND year = ?") { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, year)
+            return try statement.step() ? statement.int(0) : nil
+        }
+    }
+
+    func heldDays(employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int) {
+        try Rows.heldDays(connection, employeeID: employeeID, year: year)
+    }
+
+    func overlappingRequests(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [HolidayRequest] {
+        try requests(employeeID: employeeID, from: start, to: end, holdingDaysOnly: true)
+    }
+
+    /// The employee's requests (any status) with at least one day in `years`, by start date.
+    func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest] {
+        try requests(
+            employeeID: employeeID, from: CalendarDate.firstOfYear(years.lowerBound)!,
+            to: CalendarDate.lastOfYear(years.upperBound)!, holdingDaysOnly: false)
+    }
+
+    /// The employee's requests with a day in `start...end` (only those holding days, if asked), by start date.
+    private func requests(
+        employeeID: Int64, from start: CalendarDate, to end: CalendarDate, holdingDaysOnly: Bool
+    ) throws -> [HolidayRequest] {
+        try connection.with(
+            """
+            SELECT \(Rows.requestColumns) FROM holiday_requests
+            WHERE employee_id = ? AND start_date BETWEEN ? AND ? AND end_date >= ?
+              AND (? = 0 OR status IN ('pending', 'approved'))
+            ORDER BY start_date, id
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, Rows.earliestStart(touching: start))
+            statement.bind(3, end)
+            statement.bind(4, start)
+            statement.bind(5, holdingDaysOnly ? 1 : 0)
+            var requests: [HolidayRequest] = []
+            while try statement.step() { requests.append(try Rows.request(statement)) }
+            return requests
+        }
+    }
+
+    func request(id: Int64) throws -> HolidayRequest? {
+        try Rows.request(connection, id: id)
+    }
+
+    func daysByYear(requestID: Int64) throws -> [Int: Int] {
+        try Rows.daysByYear(connection, requestID: requestID)
+    }
+
+    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)] {
+        try connection.with(
+            """
+            SELECT d.employee_id, d.year, SUM(d.days) AS held
+            FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+            WHERE r.status IN ('pending', 'approved')
+              AND NOT EXISTS (SELECT 1 FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year)
+            GROUP BY d.employee_id, d.year
+            HAVING held > ?
+            ORDER BY d.employee_id, d.year
+            """
+        ) { statement in
+            statement.bind(1, days)
+            var rows: [(employeeID: Int64, year: Int, held: Int)] = []
+            while try statement.step() { rows.append((statement.int64(0), statement.int(1), statement.int(2))) }
+            return rows
+        }
+    }
+
+    // MARK: Writes
+
+    func insertRequest(
+        employeeID: Int64, start: CalendarDate, end: CalendarDate, daysByYear: [Int: Int], comment: String, at: Date
+    ) throws -> HolidayRequest {
+        let now = Timestamp.format(at)
+        let total = daysByYear.values.reduce(0, +)
+        try connection.execute(
+            """
+            INSERT INTO holiday_requests (employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at)
+            VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, start)
+            statement.bind(3, end)
+            statement.bind(4, total)
+            statement.bind(5, comment)
+            statement.bind(6, now)
+            statement.bind(7, now)
+        }
+        let id = connection.lastInsertedRowID
+        for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
+            try connection.execute("INSERT INTO holiday_request_days (request_id, employee_id, year, days) VALUES (?, ?, ?, ?)") { statement in
+                statement.bind(1, id)
+                statement.bind(2, employeeID)
+                statement.bind(3, year)
+                statement.bind(4, days)
+            }
+        }
+        guard let request = try Rows.request(connection, id: id) else {
+            throw SGError.conflict("The new request \(id) could not be read back.")
+        }
+        return request
+    }
+
+    func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws {
+        let now = Timestamp.format(at)
+        if let decidedBy {
+            try connection.execute("UPDATE holiday_requests SET status = ?, updated_at = ?, decided_by = ?, decided_at = ? WHERE id = ?") { statement in
+                statement.bind(1, status.rawValue)
+                statement.bind(2, now)
+                statement.bind(3, decidedBy)
+                statement.bind(4, now)
+                statement.bind(5, requestID)
+            }
+        } else {
+            try connection.execute("UPDATE holiday_requests SET status = ?, updated_at = ? WHERE id = ?") { statement in
+                statement.bind(1, status.rawValue)
+                statement.bind(2, now)
+                statement.bind(3, requestID)
+            }
+        }
+    }
+
+    func appendEvent(requestID: Int64, from: HolidayStatus?, to: HolidayStatus, actor: Actor, at: Date, note: String) throws {
+        try connection.execute(
+            """
+            INSERT INTO holiday_events (request_id, from_status, to_status, actor, actor_employee_id, at, note)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        ) { statement in
+            statement.bind(1, requestID)
+            statement.bind(2, from?.rawValue)
+            statement.bind(3, to.rawValue)
+            statement.bind(4, actor.name)
+            statement.bind(5, actor.employeeID)
+            statement.bind(6, Timestamp.format(at))
+            statement.bind(7, note)
+        }
+    }
+
+    func setAllowance(employeeID: Int64, year: Int, days: Int) throws {
+        try connection.execute(
+            """
+            INSERT INTO allowances (employee_id, year, days) VALUES (?, ?, ?)
+            ON CONFLICT (employee_id, year) DO UPDATE SET days = excluded.days
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, year)
+            statement.bind(3, days)
+        }
+    }
+
+    func setDefaultAllowance(_ days: Int) throws {
+        try connection.execute("UPDATE company SET default_allowance = ? WHERE id = 1") { statement in
+            statement.bind(1, days)
+        }
+    }
+
+    func appendNotice(_ notice: PersonalNotice) throws {
+        let at = Timestamp.format(notice.at)
+        try connection.execute(
+            """
+            INSERT INTO notices (kind, employee_id, title, body, author, author_employee_id, request_id,
+                                 from_status, to_status, note, read_at, created_at, updated_at)
+            VALUES ('personal', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ) { statement in
+            statement.bind(1, notice.employeeID)
+            statement.bind(2, notice.title)
+            statement.bind(3, notice.body)
+            statement.bind(4, notice.author)
+            statement.bind(5, notice.authorEmployeeID)
+            statement.bind(6, notice.requestID)
+            statement.bind(7, notice.from?.rawValue)
+            statement.bind(8, notice.to.rawValue)
+            statement.bind(9, notice.note)
+            statement.bind(10, notice.read ? at : nil)
+            statement.bind(11, at)
+            statement.bind(12, at)
+        }
+    }
+
+    func companyContact() throws -> CompanyContact {
+        try Rows.companyContact(connection)
+    }
+
+    func saveCompany(_ company: Company) throws {
+        let settings = company.settings, contact = company.contact
+        try connection.execute(
+            """
+            UPDATE company SET name = ?, working_days = ?, default_allowance = ?, timezone = ?,
+                               address = ?, phone = ?, email = ?, website = ?
+            WHERE id = 1
+            """
+        ) { statement in
+            statement.bind(1, settings.name)
+            statement.bind(2, settings.workingWeek.code)
+            statement.bind(3, settings.defaultAllowance)
+            statement.bind(4, settings.timeZoneIdentifier)
+            statement.bind(5, contact.address)
+            statement.bind(6, contact.phone)
+            statement.bind(7, contact.email)
+            statement.bind(8, contact.website)
+        }
+    }
+}
