@@ -64,12 +64,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The SG_LDAP_* settings as command-line options, for sgserver and sgadmin alike.
-        .target(
-            name: "SGLDAPOptions",
-            dependencies: ["SGLDAP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strict
-        ),
         .target(
             name: "SGAPI",
             dependencies: [
@@ -81,13 +75,27 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Settings from flags and the environment for sgserver and sgadmin (the SG_LDAP_* options too), read by
+        // one resolver that reports every problem at once.
+        .target(
+            name: "SGSettings",
+            dependencies: [
+                "SGCore",
+                "SGLDAP",
+                // For IPAddress, to check SG_TRUSTED_PROXIES.
+                "SGAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "SGAdmin",
             dependencies: [
                 "SGCore",
                 "SGStore",
                 "SGLDAP",
-                "SGLDAPOptions",
+                "SGSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -100,7 +108,7 @@ let package = Package(
                 "SGStore",
                 "SGCore",
                 "SGLDAP",
-                "SGLDAPOptions",
+                "SGSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -147,6 +155,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SGSettingsTests",
+            dependencies: [
+                "SGSettings", "SGLDAP", "SGCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import SGCore
 import SGLDAP
-import SGLDAPOptions
+import SGSettings
 import SGStore
 
 /// `sgadmin ldap check` and `sgadmin ldap sync`, with the server's SG_LDAP_* settings.
@@ -70,13 +70,11 @@ struct LDAPCommand: AsyncParsableCommand {
 extension LDAPOptions {
     /// The configuration from these options and the environment, or every problem at once.
     func configuration() throws -> LDAPConfiguration {
-        let resolution = resolve(environment: ProcessInfo.processInfo.environment)
-        guard let configuration = resolution.configuration else {
-            throw SGError.invalid(
-                field: "SG_LDAP_*",
-                message: "invalid LDAP configuration:\n" + resolution.problems.map { "  - \($0)" }.joined(separator: "\n"))
+        do throws(SettingsProblems) {
+            return try configuration(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw SGError.invalid(field: "SG_LDAP_*", message: error.report("invalid LDAP configuration"))
         }
-        return configuration
     }
 }
 

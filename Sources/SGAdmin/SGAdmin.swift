@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SGCore
+import SGSettings
 import SGStore
 
 /// `sgadmin`: the server host's command line over the same rules and database as the API.
@@ -30,7 +31,7 @@ struct GlobalOptions: ParsableArguments {
     var actingAs: String?
 
     var databasePath: String {
-        database ?? ProcessInfo.processInfo.environment["SG_DATABASE"] ?? "./var/sgemployee.sqlite"
+        SettingsResolver(flags: ["SG_DATABASE": database], environment: ProcessInfo.processInfo.environment).databasePath()
     }
 
     /// The core's services over the database, which must exist and be at this program's schema.

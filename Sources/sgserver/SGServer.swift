@@ -5,7 +5,7 @@ import Logging
 import SGAPI
 import SGCore
 import SGLDAP
-import SGLDAPOptions
+import SGSettings
 import SGStore
 
 /// Reads configuration, opens and migrates the database, and serves the API until SIGTERM or SIGINT.
@@ -54,9 +54,9 @@ struct SGServer: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let settings: Settings
-        do {
-            settings = try Settings.resolve(
+        let settings: ServerSettings
+        do throws(SettingsProblems) {
+            settings = try ServerSettings.resolve(
                 flags: [
                     "SG_HOST": host, "SG_PORT": port, "SG_DATABASE": database, "SG_DIRECTORY": directory,
                     "SG_TOKEN_HOURS": tokenHours, "SG_LOG_LEVEL": logLevel, "SG_LOGIN_MAX_FAILURES": loginMaxFailures,
@@ -64,8 +64,8 @@ struct SGServer: AsyncParsableCommand {
                     "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow, "SG_TRUSTED_PROXIES": trustedProxies,
                 ].merging(ldap.flags) { flag, _ in flag },
                 environment: environment)
-        } catch let error as Settings.Problems {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        } catch {
+            FileHandle.standardError.write(Data((error.report("sgserver: invalid configuration") + "\n").utf8))
             throw ExitCode(2)
         }
 
@@ -111,104 +111,6 @@ struct SGServer: AsyncParsableCommand {
             FileHandle.standardError.write(Data("sgserver: \(error.message)\n".utf8))
             throw ExitCode(1)
         }
-    }
-}
-
-/// Start-up settings from flags and environment, every problem reported at once.
-struct Settings {
-    var host: String
-    var port: Int
-    var databasePath: String
-    var tokenLifetime: TimeInterval
-    var logLevel: Logger.Level
-    var loginLimits: LoginThrottle.Limits
-    var trustedProxies: Set<String>
-    /// The directory settings when SG_DIRECTORY is ldap.
-    var ldap: LDAPConfiguration?
-    /// Settings that work but deserve a line in the log.
-    var warnings: [String]
-
-    struct Problems: Error, CustomStringConvertible {
-        let messages: [String]
-        var description: String {
-            "sgserver: invalid configuration:\n" + messages.map { "  - \($0)" }.joined(separator: "\n")
-        }
-    }
-
-    static func resolve(flags: [String: String?], environment: [String: String]) throws -> Settings {
-        func value(_ name: String) -> String? { (flags[name] ?? nil) ?? environment[name] }
-        var problems: [String] = []
-
-        let host = value("SG_HOST") ?? "127.0.0.1"
-        if host.isEmpty { problems.append("SG_HOST / --host is empty") }
-
-        var port = 8080
-        if let text = value("SG_PORT") {
-            if let number = Int(text), (1...65535).contains(number) { port = number } else {
-                problems.append("SG_PORT / --port '\(text)' is not a port number (1-65535)")
-            }
-        }
-
-        let databasePath = value("SG_DATABASE") ?? "./var/sgemployee.sqlite"
-        if databasePath.isEmpty { problems.append("SG_DATABASE / --database is empty") }
-
-        let directory = value("SG_DIRECTORY") ?? "local"
-        var ldap: LDAPConfiguration?
-        var warnings: [String] = []
-        switch directory {
-        case "local":
-            break
-        case "ldap":
-            let resolution = LDAPConfiguration.resolve(value: value, label: LDAPOptions.label)
-            problems += resolution.problems
-            warnings += resolution.warnings
-            ldap = resolution.configuration
-        default:
-            problems.append("SG_DIRECTORY / --directory '\(directory)' is not supported (supported: local, ldap)")
-        }
-
-        func count(_ name: String, _ flag: String, default fallback: Int) -> Int {
-            guard let text = value(name) else { return fallback }
-            guard let number = Int(text), (1...10_000).contains(number) else {
-                problems.append("\(name) / --\(flag) '\(text)' is not a number between 1 and 10000")
-                return fallback
-            }
-            return number
-        }
-        let loginLimits = LoginThrottle.Limits(
-            perUsername: count("SG_LOGIN_MAX_FAILURES", "login-max-failures", default: 5),
-            perAddress: count("SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "login-max-failures-per-address", default: 20),
-            window: Double(count("SG_LOGIN_FAILURE_WINDOW", "login-failure-window", default: 300)))
-
-        var trustedProxies = Set<String>()
-        for item in (value("SG_TRUSTED_PROXIES") ?? "").split(separator: ",") {
-            let address = item.trimmingCharacters(in: .whitespaces)
-            // Services compares them in canonical form; here they need only be addresses.
-            if IPAddress.canonical(address) != nil {
-                trustedProxies.insert(address)
-            } else {
-                problems.append("SG_TRUSTED_PROXIES / --trusted-proxies '\(address)' is not an IP address")
-            }
-        }
-
-        var hours = 12.0
-        if let text = value("SG_TOKEN_HOURS") {
-            if let number = Double(text), number > 0, number <= 24 * 90 { hours = number } else {
-                problems.append("SG_TOKEN_HOURS / --token-hours '\(text)' is not a number of hours between 0 and 2160")
-            }
-        }
-
-        var level = Logger.Level.info
-        if let text = value("SG_LOG_LEVEL") {
-            if let parsed = Logger.Level(rawValue: text) { level = parsed } else {
-                problems.append("SG_LOG_LEVEL / --log-level '\(text)' is not one of trace, debug, info, notice, warning, error, critical")
-            }
-        }
-
-        guard problems.isEmpty else { throw Problems(messages: problems) }
-        return Settings(
-            host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: level,
-            loginLimits: loginLimits, trustedProxies: trustedProxies, ldap: ldap, warnings: warnings)
     }
 }
 

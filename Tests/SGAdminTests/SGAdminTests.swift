@@ -184,6 +184,8 @@ struct AdminCLI {
         let migrate = try cli.run(["migrate"])
         #expect(migrate.status == 0 && migrate.stdout.contains("0001_initial"))
         #expect(try cli.run(["pending", "--database", path.path]).status == 0)
+        // --database wins over SG_DATABASE.
+        #expect(try AdminCLI(databasePath: "/nonexistent/sgemployee.sqlite").run(["pending", "--database", path.path]).status == 0)
     }
 
     /// The API and sgadmin write to the same file at once; every check still holds.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import SGLDAP
 
 /// The SG_LDAP_* settings as command-line options, shared by `sgserver` and `sgadmin`. A flag wins over its
@@ -87,15 +86,10 @@ public struct LDAPOptions: ParsableArguments {
         ]
     }
 
-    /// "SG_LDAP_URL / --ldap-url": how a setting is named in messages.
-    public static func label(_ name: String) -> String {
-        guard name.hasPrefix("SG_LDAP_"), name != "SG_LDAP_BIND_PASSWORD" else { return name }
-        return "\(name) / --" + name.dropFirst(3).lowercased().replacingOccurrences(of: "_", with: "-")
-    }
-
-    /// Reads the LDAP settings from these flags, then `environment`; every problem is reported at once.
-    public func resolve(environment: [String: String]) -> LDAPConfiguration.Resolution {
-        let flags = self.flags
-        return LDAPConfiguration.resolve(value: { (flags[$0] ?? nil) ?? environment[$0] }, label: Self.label)
+    /// The configuration from these flags, then `environment`; every problem at once.
+    public func configuration(environment: [String: String]) throws(SettingsProblems) -> LDAPConfiguration {
+        var settings = SettingsResolver(flags: flags, environment: environment)
+        let configuration = settings.ldapConfiguration()
+        return try settings.checked(configuration)
     }
 }

@@ -1,16 +1,27 @@
+import ArgumentParser
 import Foundation
 import SGLDAP
+import SGSettings
 import Testing
 
 @Suite("SG_LDAP_* settings")
-struct LDAPConfigurationTests {
-    static func resolve(_ settings: [String: String]) -> LDAPConfiguration.Resolution {
-        LDAPConfiguration.resolve(value: { settings[$0] }, label: { "\($0) / --\($0.dropFirst(3).lowercased().replacingOccurrences(of: "_", with: "-"))" })
+struct LDAPSettingsTests {
+    struct Resolution {
+        var configuration: LDAPConfiguration?
+        var problems: [String]
+        var warnings: [String]
+    }
+
+    /// The settings as environment variables, with sgserver's and sgadmin's --ldap-* flags declared but not given.
+    static func resolve(_ settings: [String: String]) throws -> Resolution {
+        var resolver = SettingsResolver(flags: try LDAPOptions.parse([]).flags, environment: settings)
+        let configuration = resolver.ldapConfiguration()
+        return Resolution(configuration: configuration, problems: resolver.problems, warnings: resolver.warnings)
     }
 
     @Test("the minimum: URL, base, service account; inetOrgPerson defaults")
     func minimal() throws {
-        let resolution = Self.resolve([
+        let resolution = try Self.resolve([
             "SG_LDAP_URL": "ldaps://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com",
             "SG_LDAP_BIND_DN": "cn=svc,dc=example,dc=com", "SG_LDAP_BIND_PASSWORD": "pw",
         ])
@@ -32,7 +43,7 @@ struct LDAPConfigurationTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sg-bind-\(UUID().uuidString)")
         try "s3cret-from-file\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let resolution = Self.resolve([
+        let resolution = try Self.resolve([
             "SG_LDAP_URL": "ldap://dc1.corp.example.com ldap://dc2.corp.example.com",
             "SG_LDAP_START_TLS": "true",
             "SG_LDAP_BASE_DN": "OU=Staff,DC=corp,DC=example,DC=com",
@@ -55,8 +66,8 @@ struct LDAPConfigurationTests {
     }
 
     @Test("every problem is named at once")
-    func everyProblem() {
-        let resolution = Self.resolve([
+    func everyProblem() throws {
+        let resolution = try Self.resolve([
             "SG_LDAP_URL": "http://ldap.example.com",
             "SG_LDAP_BIND_DN": "not a dn",
             "SG_LDAP_BIND_PASSWORD": "pw",
@@ -95,8 +106,8 @@ struct LDAPConfigurationTests {
     }
 
     @Test("nothing set: the URL and base are named")
-    func nothing() {
-        let resolution = Self.resolve([:])
+    func nothing() throws {
+        let resolution = try Self.resolve([:])
         #expect(resolution.configuration == nil)
         #expect(resolution.problems.count == 2)
         #expect(resolution.problems[0].contains("SG_LDAP_URL"))
@@ -105,14 +116,14 @@ struct LDAPConfigurationTests {
 
     @Test("direct bind needs no base and no service account, but a {username}")
     func directBind() throws {
-        let good = Self.resolve([
+        let good = try Self.resolve([
             "SG_LDAP_URL": "ldaps://ldap.example.com",
             "SG_LDAP_USER_DN_TEMPLATE": "uid={username},ou=people,dc=example,dc=com",
         ])
         #expect(good.problems.isEmpty)
         #expect(try #require(good.configuration).mode == .directBind(dnTemplate: "uid={username},ou=people,dc=example,dc=com"))
 
-        let bad = Self.resolve([
+        let bad = try Self.resolve([
             "SG_LDAP_URL": "ldaps://ldap.example.com",
             "SG_LDAP_USER_DN_TEMPLATE": "uid=fixed,ou=people,dc=example,dc=com",
             "SG_LDAP_USER_FILTER": "(uid={username})",
@@ -122,11 +133,11 @@ struct LDAPConfigurationTests {
 
     @Test("StartTLS over ldaps:// is a contradiction; plain ldap:// is a warning")
     func tlsChoices() throws {
-        let contradiction = Self.resolve([
+        let contradiction = try Self.resolve([
             "SG_LDAP_URL": "ldaps://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com", "SG_LDAP_START_TLS": "1",
         ])
         #expect(contradiction.problems.count == 1)
-        let plain = Self.resolve(["SG_LDAP_URL": "ldap://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com"])
+        let plain = try Self.resolve(["SG_LDAP_URL": "ldap://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com"])
         #expect(plain.problems.isEmpty)
         #expect(plain.warnings.contains { $0.contains("unencrypted") })
         #expect(try #require(plain.configuration).sendsPasswordsInClear)

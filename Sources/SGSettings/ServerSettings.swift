@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import SGAPI
+import SGCore
+import SGLDAP
+
+/// sgserver's start-up settings, from its flags and the environment.
+public struct ServerSettings: Sendable {
+    public var host: String
+    public var port: Int
+    public var databasePath: String
+    public var tokenLifetime: TimeInterval
+    public var logLevel: Logger.Level
+    public var loginLimits: LoginThrottle.Limits
+    public var trustedProxies: Set<String>
+    /// The directory settings when SG_DIRECTORY is ldap.
+    public var ldap: LDAPConfiguration?
+    /// Settings that work but deserve a line in the log.
+    public var warnings: [String]
+
+    /// `flags` are keyed by their environment variable's name, as `SettingsResolver` takes them.
+    public static func resolve(flags: [String: String?], environment: [String: String]) throws(SettingsProblems) -> ServerSettings {
+        var settings = SettingsResolver(flags: flags, environment: environment)
+
+        let host = settings.value("SG_HOST") ?? "127.0.0.1"
+        if host.isEmpty { settings.problem("\(settings.label("SG_HOST")) is empty") }
+
+        let port = settings.parse("SG_PORT", default: 8080, "is not a port number (1-65535)") {
+            Int($0).flatMap { (1...65535).contains($0) ? $0 : nil }
+        }
+
+        let databasePath = settings.databasePath()
+        if databasePath.isEmpty { settings.problem("\(settings.label("SG_DATABASE")) is empty") }
+
+        let directory = settings.value("SG_DIRECTORY") ?? "local"
+        var ldap: LDAPConfiguration?
+        switch directory {
+        case "local":
+            break
+        case "ldap":
+            ldap = settings.ldapConfiguration()
+        default:
+            settings.problem("\(settings.label("SG_DIRECTORY")) '\(directory)' is not supported (supported: local, ldap)")
+        }
+
+        let loginLimits = LoginThrottle.Limits(
+            perUsername: settings.integer("SG_LOGIN_MAX_FAILURES", in: 1...10_000, default: 5),
+            perAddress: settings.integer("SG_LOGIN_MAX_FAILURES_PER_ADDRESS", in: 1...10_000, default: 20),
+            window: Double(settings.integer("SG_LOGIN_FAILURE_WINDOW", in: 1...10_000, default: 300)))
+
+        var trustedProxies = Set<String>()
+        for item in (settings.value("SG_TRUSTED_PROXIES") ?? "").split(separator: ",") {
+            let address = item.trimmingCharacters(in: .whitespaces)
+            // Services compares them in canonical form; here they need only be addresses.
+            if IPAddress.canonical(address) != nil {
+                trustedProxies.insert(address)
+            } else {
+                settings.problem("\(settings.label("SG_TRUSTED_PROXIES")) '\(address)' is not an IP address")
+            }
+        }
+
+        let hours = settings.parse("SG_TOKEN_HOURS", default: 12.0, "is not a number of hours between 0 and 2160") {
+            Double($0).flatMap { $0 > 0 && $0 <= 24 * 90 ? $0 : nil }
+        }
+
+        let logLevel = settings.parse(
+            "SG_LOG_LEVEL", default: Logger.Level.info, "is not one of trace, debug, info, notice, warning, error, critical",
+            Logger.Level.init(rawValue:))
+
+        return try settings.checked(ServerSettings(
+            host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: logLevel,
+            loginLimits: loginLimits, trustedProxies: trustedProxies, ldap: ldap, warnings: settings.warnings))
+    }
+}

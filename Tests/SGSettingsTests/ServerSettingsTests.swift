@@ -1,0 +1,128 @@
+import ArgumentParser
+import Logging
+import SGCore
+import SGSettings
+import Testing
+
+@Suite("sgserver's settings")
+struct ServerSettingsTests {
+    /// sgserver's flags, keyed as it hands them over: every one declared, those in `given` given.
+    static func flags(_ given: [String: String] = [:]) throws -> [String: String?] {
+        var flags: [String: String?] = try LDAPOptions.parse([]).flags
+        for name in [
+            "SG_HOST", "SG_PORT", "SG_DATABASE", "SG_DIRECTORY", "SG_TOKEN_HOURS", "SG_LOG_LEVEL", "SG_LOGIN_MAX_FAILURES",
+            "SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "SG_LOGIN_FAILURE_WINDOW", "SG_TRUSTED_PROXIES",
+        ] {
+            flags[name] = .some(given[name])
+        }
+        return flags
+    }
+
+    static func problems(flags given: [String: String] = [:], environment: [String: String]) throws -> [String] {
+        let flags = try flags(given)
+        do throws(SettingsProblems) {
+            _ = try ServerSettings.resolve(flags: flags, environment: environment)
+            return []
+        } catch {
+            return error.messages
+        }
+    }
+
+    @Test("nothing set: the defaults")
+    func defaults() throws {
+        let settings = try ServerSettings.resolve(flags: Self.flags(), environment: [:])
+        #expect(settings.host == "127.0.0.1")
+        #expect(settings.port == 8080)
+        #expect(settings.databasePath == "./var/sgemployee.sqlite")
+        #expect(settings.tokenLifetime == 12 * 3600)
+        #expect(settings.logLevel == .info)
+        #expect(settings.loginLimits == LoginThrottle.Limits(perUsername: 5, perAddress: 20, window: 300))
+        #expect(settings.trustedProxies.isEmpty)
+        #expect(settings.ldap == nil)
+        #expect(settings.warnings.isEmpty)
+    }
+
+    @Test("a flag wins over its environment variable, which wins over the default")
+    func flagWins() throws {
+        let settings = try ServerSettings.resolve(
+            flags: Self.flags(["SG_PORT": "9000", "SG_LOG_LEVEL": "debug", "SG_TRUSTED_PROXIES": "10.0.0.1, ::1"]),
+            environment: [
+                "SG_PORT": "not a port", "SG_LOG_LEVEL": "loud", "SG_TRUSTED_PROXIES": "proxy",
+                "SG_HOST": "0.0.0.0", "SG_TOKEN_HOURS": "0.5", "SG_LOGIN_FAILURE_WINDOW": "60",
+            ])
+        #expect(settings.port == 9000)
+        #expect(settings.logLevel == .debug)
+        #expect(settings.trustedProxies == ["10.0.0.1", "::1"])
+        #expect(settings.host == "0.0.0.0")
+        #expect(settings.tokenLifetime == 1800)
+        #expect(settings.loginLimits == LoginThrottle.Limits(perUsername: 5, perAddress: 20, window: 60))
+    }
+
+    @Test("every problem is named at once, from flags and variables alike")
+    func everyProblem() throws {
+        let problems = try Self.problems(
+            flags: ["SG_PORT": "0", "SG_DIRECTORY": "nis", "SG_LOG_LEVEL": "loud"],
+            environment: [
+                "SG_HOST": "", "SG_PORT": "8080", "SG_DATABASE": "", "SG_LOGIN_MAX_FAILURES": "0",
+                "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": "many", "SG_LOGIN_FAILURE_WINDOW": "10001",
+                "SG_TRUSTED_PROXIES": "10.0.0.1, proxy.example.com", "SG_TOKEN_HOURS": "2161",
+            ])
+        #expect(problems == [
+            "SG_HOST / --host is empty",
+            "SG_PORT / --port '0' is not a port number (1-65535)",
+            "SG_DATABASE / --database is empty",
+            "SG_DIRECTORY / --directory 'nis' is not supported (supported: local, ldap)",
+            "SG_LOGIN_MAX_FAILURES / --login-max-failures '0' is not a number between 1 and 10000",
+            "SG_LOGIN_MAX_FAILURES_PER_ADDRESS / --login-max-failures-per-address 'many' is not a number between 1 and 10000",
+            "SG_LOGIN_FAILURE_WINDOW / --login-failure-window '10001' is not a number between 1 and 10000",
+            "SG_TRUSTED_PROXIES / --trusted-proxies 'proxy.example.com' is not an IP address",
+            "SG_TOKEN_HOURS / --token-hours '2161' is not a number of hours between 0 and 2160",
+            "SG_LOG_LEVEL / --log-level 'loud' is not one of trace, debug, info, notice, warning, error, critical",
+        ])
+        #expect(SettingsProblems(messages: Array(problems.prefix(2))).report("sgserver: invalid configuration") == """
+            sgserver: invalid configuration:
+              - SG_HOST / --host is empty
+              - SG_PORT / --port '0' is not a port number (1-65535)
+            """)
+    }
+
+    @Test("with the ldap directory, the LDAP settings' problems join the server's; their warnings are kept")
+    func ldapDirectory() throws {
+        let problems = try Self.problems(
+            flags: ["SG_DIRECTORY": "ldap"], environment: ["SG_PORT": "http", "SG_LDAP_BIND_PASSWORD": "pw"])
+        #expect(problems == [
+            "SG_PORT / --port 'http' is not a port number (1-65535)",
+            "SG_LDAP_URL / --ldap-url is missing (e.g. ldaps://ldap.example.com)",
+            "SG_LDAP_BASE_DN / --ldap-base-dn is missing (where users are searched, e.g. dc=example,dc=com)",
+            // The password has no flag: a command line is visible to every user of the host.
+            "a bind password is set but SG_LDAP_BIND_DN / --ldap-bind-dn is missing",
+        ])
+
+        let settings = try ServerSettings.resolve(
+            flags: Self.flags(["SG_DIRECTORY": "ldap"]),
+            environment: ["SG_LDAP_URL": "ldap://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com"])
+        let ldap = try #require(settings.ldap)
+        #expect(ldap.url == "ldap://ldap.example.com")
+        #expect(settings.warnings == [
+            "no service account (SG_LDAP_BIND_DN): user searches are anonymous",
+            "SG_LDAP_URL is ldap:// without SG_LDAP_START_TLS: passwords cross the network unencrypted",
+        ])
+    }
+
+    @Test("the resolver: a setting without a flag is named by its variable; sgadmin's database path")
+    func resolver() {
+        var resolver = SettingsResolver(flags: ["SG_DATABASE": nil], environment: ["SG_DATABASE": "/srv/sg.sqlite", "SG_SECRET": " "])
+        #expect(resolver.label("SG_DATABASE") == "SG_DATABASE / --database")
+        #expect(resolver.label("SG_SECRET") == "SG_SECRET")
+        #expect(resolver.value("SG_SECRET") == " ")
+        #expect(resolver.text("SG_SECRET") == nil)
+        #expect(resolver.databasePath() == "/srv/sg.sqlite")
+        #expect(SettingsResolver(flags: ["SG_DATABASE": "given.sqlite"], environment: ["SG_DATABASE": "/srv/sg.sqlite"]).databasePath() == "given.sqlite")
+        #expect(SettingsResolver(flags: ["SG_DATABASE": nil], environment: [:]).databasePath() == "./var/sgemployee.sqlite")
+
+        #expect(resolver.integer("SG_DATABASE", in: 1...9, default: 4) == 4)
+        #expect(resolver.problems == ["SG_DATABASE / --database '/srv/sg.sqlite' is not a number between 1 and 9"])
+        let found = resolver
+        #expect(throws: SettingsProblems(messages: found.problems)) { _ = try found.checked(1) }
+    }
+}
