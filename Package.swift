@@ -82,8 +82,6 @@ let package = Package(
             dependencies: [
                 "SGCore",
                 "SGLDAP",
-                // For IPAddress, to check SG_TRUSTED_PROXIES.
-                "SGAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import SGAPI
 import SGCore
 import SGLDAP
 
