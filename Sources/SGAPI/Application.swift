@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import SGCore
@@ -29,9 +30,8 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     // Added before any route so it wraps every route and the not-found responder.
     router.add(middleware: ProblemMiddleware())
 
-    var health = JSONWriter(capacity: 64)
-    DTO.Health(status: "ok", schema: (try? services.database.appliedMigrations()) ?? []).write(to: &health)
-    let healthBody = health.buffer
+    let healthBody = ByteBuffer(
+        bytes: (try? JSON.encoder.encode(DTO.Health(status: "ok", schema: (try? services.database.appliedMigrations()) ?? []))) ?? Data())
     /// Liveness: answers once the database is open and migrated (the server only listens after that).
     router.get("/v1/health") { _, _ in
         JSON.response(healthBody)

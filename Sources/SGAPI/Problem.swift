@@ -3,8 +3,8 @@ import Hummingbird
 import Logging
 import SGCore
 
-/// An RFC 9457 problem document.
-struct Problem: JSONBody {
+/// An RFC 9457 problem document. Members that do not apply are nil, and left out.
+struct Problem: Encodable {
     static let typePrefix = "urn:sgemployee:problem:"
 
     var type: String
@@ -23,19 +23,6 @@ struct Problem: JSONBody {
         self.detail = detail
     }
 
-    /// The members that do not apply are left out.
-    func write(to json: inout JSONWriter) {
-        json.object { json in
-            if let allowedActions { json.key("allowedActions"); json.array(allowedActions) { json, action in json.value(action.rawValue) } }
-            if let conflictingRequestId { json.key("conflictingRequestId"); json.value(conflictingRequestId) }
-            if let currentStatus { json.key("currentStatus"); json.value(currentStatus.rawValue) }
-            json.key("detail"); json.value(detail)
-            if let field { json.key("field"); json.value(field) }
-            json.key("status"); json.value(status)
-            json.key("title"); json.value(title)
-            json.key("type"); json.value(type)
-        }
-    }
 }
 
 /// Every error the application can meet, mapped to status and problem type in this one place.
@@ -125,11 +112,12 @@ struct ProblemMapping {
     }
 
     func response() -> Response {
-        var json = JSONWriter(capacity: 256)
-        problem.write(to: &json)
         var fields = headers
         fields[.contentType] = "application/problem+json"
-        return Response(status: HTTPResponse.Status(code: problem.status), headers: fields, body: ResponseBody(byteBuffer: json.buffer))
+        // A problem document always encodes; the fallback only keeps the status should that ever change.
+        let body = (try? JSON.encoder.encode(problem)) ?? Data()
+        return Response(
+            status: HTTPResponse.Status(code: problem.status), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
 

@@ -18,36 +18,36 @@ extension DTO {
         }
     }
 
-    struct EmployeeBody: JSONBody {
-        let employee: Employee
+    struct EmployeeBody: Encodable {
+        let id: Int64
+        let username: String
+        let name: String
+        let surname: String
+        let email: String
+        let isAdmin: Bool
+        let isActive: Bool
 
-        init(_ employee: Employee) { self.employee = employee }
-
-        func write(to json: inout JSONWriter) {
-            json.object { json in
-                json.key("email"); json.value(employee.email)
-                json.key("id"); json.value(employee.id)
-                json.key("isActive"); json.value(employee.isActive)
-                json.key("isAdmin"); json.value(employee.isAdmin)
-                json.key("name"); json.value(employee.name)
-                json.key("surname"); json.value(employee.surname)
-                json.key("username"); json.value(employee.username)
-            }
+        init(_ employee: Employee) {
+            id = employee.id
+            username = employee.username
+            name = employee.name
+            surname = employee.surname
+            email = employee.email
+            isAdmin = employee.isAdmin
+            isActive = employee.isActive
         }
     }
 
-    struct Token: JSONBody {
+    struct Token: Encodable {
         let token: String
-        let expiresAt: Date
-        let employee: Employee
+        let tokenType = "Bearer"
+        let expiresAt: String
+        let employee: EmployeeBody
 
-        func write(to json: inout JSONWriter) {
-            json.object { json in
-                json.key("employee"); json.value(EmployeeBody(employee))
-                json.key("expiresAt"); json.value(expiresAt)
-                json.key("token"); json.value(token)
-                json.key("tokenType"); json.value("Bearer")
-            }
+        init(_ issued: IssuedToken) {
+            token = issued.token
+            expiresAt = Timestamp.format(issued.expiresAt)
+            employee = EmployeeBody(issued.employee)
         }
     }
 }

@@ -27,28 +27,18 @@ extension DTO {
         }
     }
 
-    struct PublicHolidays: JSONBody {
-        let holidays: [PublicHoliday]
+    struct PublicHolidayBody: Encodable {
+        let date: String
+        let name: String
 
-        func write(to json: inout JSONWriter) {
-            json.array(holidays) { json, holiday in
-                json.object { json in
-                    json.key("date"); json.value(holiday.date)
-                    json.key("name"); json.value(holiday.name)
-                }
-            }
+        init(_ holiday: PublicHoliday) {
+            date = holiday.date.description
+            name = holiday.name
         }
     }
 
-    struct Health: JSONBody {
+    struct Health: Encodable {
         let status: String
         let schema: [String]
-
-        func write(to json: inout JSONWriter) {
-            json.object { json in
-                json.key("schema"); json.array(schema) { json, migration in json.value(migration) }
-                json.key("status"); json.value(status)
-            }
-        }
     }
 }

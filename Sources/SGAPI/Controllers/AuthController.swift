@@ -18,7 +18,7 @@ struct AuthController {
             let issued = try await services.sessions.login(
                 username: body.username, password: body.password,
                 clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
-            return JSON.response(written: DTO.Token(token: issued.token, expiresAt: issued.expiresAt, employee: issued.employee))
+            return try JSON.response(DTO.Token(issued))
         }
     }
 

@@ -49,7 +49,7 @@ struct CompanyController {
         /// The company's public holidays of a year (default: this year).
         group.get("/public-holidays") { request, _ in
             let year = try await services.company.year(try request.integerQuery("year", in: HolidayService.supportedYears))
-            return JSON.response(written: DTO.PublicHolidays(holidays: try await services.company.publicHolidays(year: year)))
+            return try JSON.response(try await services.company.publicHolidays(year: year).map(DTO.PublicHolidayBody.init))
         }
     }
 }

@@ -20,7 +20,7 @@ public enum HolidayStatus: String, Codable, Sendable, CaseIterable {
 }
 
 /// A move of a request from one state to another.
-public enum HolidayAction: String, Sendable, CaseIterable {
+public enum HolidayAction: String, Codable, Sendable, CaseIterable {
     case approve, reject, revert, cancel
 
     public var from: Set<HolidayStatus> {
