@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SGCore
-import SGStore
+import SGStore  // Passwords: bcrypt
 
 struct AllowanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

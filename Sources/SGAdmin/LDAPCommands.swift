@@ -4,7 +4,6 @@ import Logging
 import SGCore
 import SGLDAP
 import SGSettings
-import SGStore
 
 /// `sgadmin ldap check` and `sgadmin ldap sync`, with the server's SG_LDAP_* settings.
 struct LDAPCommand: AsyncParsableCommand {

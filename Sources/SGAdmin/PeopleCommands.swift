@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SGCore
-import SGStore
 
 struct NoticeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

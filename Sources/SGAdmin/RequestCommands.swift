@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SGCore
-import SGStore
 
 func requestRows(_ items: [RequestWithEmployee]) -> Output {
     Output(
