@@ -1,5 +1,6 @@
 import Foundation
 import SGCore
+import SGSQLite
 
 public struct RequestFilter: Sendable, Equatable {
     public var status: HolidayStatus?

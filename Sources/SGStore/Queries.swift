@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SGCore
+import SGSQLite
 
 /// Reads inside GRDB transactions, for the account, profile and notice writes. The rules and the hot reads use
 /// `Rows` on an `SQLConnection` instead.

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdBcrypt
 import GRDB
 import SGCore
+import SGSQLite
 
 /// Checks passwords against the `employees` table (bcrypt). Unknown users cost the same bcrypt work as known
 /// ones, so timing does not tell them apart.
@@ -139,9 +140,9 @@ public struct Sessions: Sendable {
         guard token.hasPrefix("sg_"), token.utf8.count < 100 else { return nil }
         let now = clock.now()
         let (employee, generation) = try database.withCheckedReader { connection, cache -> Employee? in
-            if let cached = cache?.tokens[token] {
+            if let cached = cache?[CachedTokens.self][token] {
                 if cached.expiresAt > now { return cached.employee }
-                cache?.tokens[token] = nil
+                cache?[CachedTokens.self][token] = nil
                 return nil
             }
             let found = try connection.with(
@@ -155,7 +156,7 @@ public struct Sessions: Sendable {
                 return try statement.step() ? (Rows.employee(statement), try statement.timestamp(Rows.employeeColumnCount)) : nil
             }
             guard let found, found.expiresAt > now else { return nil }
-            if let cache, cache.tokens.count < ConnectionCache.maximumTokens { cache.tokens[token] = found }
+            if let cache, cache[CachedTokens.self].count < CachedTokens.maximumTokens { cache[CachedTokens.self][token] = found }
             return found.employee
         }
         return employee.map { Authenticated(employee: $0, commitGeneration: generation) }

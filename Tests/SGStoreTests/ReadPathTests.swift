@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import SGCore
+import SGSQLite
 import SGTestSupport
 @testable import SGStore
 
@@ -123,15 +124,15 @@ import SGTestSupport
         for _ in 0..<5 { tokens.append(try await sessions.login(username: "alice", password: Fixture.password).token) }
         try f.database.withReader { connection in
             let cache = try #require(try connection.validatedCache())
-            cache.tokens.removeAll()
-            for index in 0..<ConnectionCache.maximumTokens {
-                cache.tokens["sg_filler\(index)"] = (f.alice, Date.distantFuture)
+            cache[CachedTokens.self].removeAll()
+            for index in 0..<CachedTokens.maximumTokens {
+                cache[CachedTokens.self]["sg_filler\(index)"] = (f.alice, Date.distantFuture)
             }
         }
         // A full cache still answers, from the database.
         for token in tokens { #expect(try await sessions.employee(forToken: token)?.id == f.alice.id) }
-        let cached = try f.database.withReader { connection in try #require(try connection.validatedCache()).tokens.count }
-        #expect(cached <= ConnectionCache.maximumTokens)
+        let cached = try f.database.withReader { connection in try #require(try connection.validatedCache())[CachedTokens.self].count }
+        #expect(cached <= CachedTokens.maximumTokens)
     }
 
     @Test func backgroundCheckpointsCopyTheLogWhileCommitsLeaveItAlone() async throws {
