@@ -134,7 +134,11 @@ let package = Package(
         .target(name: "SGTestSupport", dependencies: ["SGCore", "SGStore", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/SGTestSupport", swiftSettings: strict),
         .testTarget(name: "SGCoreTests", dependencies: ["SGCore"], swiftSettings: strict),
         .testTarget(name: "SGSQLiteTests", dependencies: ["SGSQLite", .product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: strict),
-        .testTarget(name: "SGStoreTests", dependencies: ["SGCore", "SGSQLite", "SGStore", "SGTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SGStoreTests",
+            dependencies: ["SGCore", "SGSQLite", "SGStore", "SGTestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SGAPITests",
             dependencies: [

@@ -56,6 +56,11 @@ public final class Checkpointer: @unchecked Sendable {
         public let path: String
         /// The journal mode it is in instead.
         public let mode: String
+
+        public init(path: String, mode: String) {
+            self.path = path
+            self.mode = mode
+        }
     }
 
     /// Copies what it can of the write-ahead log into the database file without waiting for or blocking anyone.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Testing
 import SGCore
 import SGSQLite
@@ -156,6 +157,40 @@ import SGTestSupport
         let balance = try await service.balance(employeeID: f.alice.id, year: 2026)
         #expect(balance.pending == 9 && balance.approved == 1)
         #expect(try AppDatabase.inMemory().checkpoint() == (0, 0))
+    }
+
+    @Test func aReadConnectionThatCannotOpenSaysSo() async throws {
+        let (_, other, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        path.cleanUp()
+        do {
+            _ = try await other.company()
+            Issue.record("A read on a deleted file succeeded.")
+        } catch let SGError.unavailable(message, retry) {
+            #expect(message.hasPrefix("The database at \(path.path) cannot be opened for reading: "), "\(message)")
+            #expect(retry == 1)
+        }
+    }
+
+    @Test func sqliteFailuresReachCallersAsBefore() throws {
+        let busy = SQLiteError(code: SQLITE_BUSY, message: "database is locked", context: .statement(sql: "BEGIN IMMEDIATE"))
+        #expect(AppDatabase.translated(busy) as? SGError == AppDatabase.lockedTooLong)
+        let locked = SQLiteError(code: SQLITE_LOCKED, message: "database table is locked", context: .statement(sql: "SELECT 1"))
+        #expect(AppDatabase.translated(locked) as? SGError == AppDatabase.lockedTooLong)
+        let grdbBusy = DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked", sql: "BEGIN IMMEDIATE")
+        #expect(AppDatabase.translated(grdbBusy) as? SGError == AppDatabase.lockedTooLong)
+
+        let failed = SQLiteError(code: 1555, message: "UNIQUE constraint failed: t.id", context: .statement(sql: "INSERT INTO t VALUES (1)"))
+        let database = try #require(AppDatabase.translated(failed) as? DatabaseError)
+        #expect(database.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY && database.resultCode == .SQLITE_CONSTRAINT)
+        #expect(database.message == "UNIQUE constraint failed: t.id" && database.sql == "INSERT INTO t VALUES (1)")
+
+        let unopened = SQLiteError(code: SQLITE_CANTOPEN, message: "unable to open database file", context: .opening(path: "/x/db"))
+        #expect(AppDatabase.translated(unopened) as? SGError == .unavailable(
+            "The database at /x/db cannot be opened for reading: unable to open database file.", retryAfterSeconds: 1))
+        #expect(AppDatabase.translated(Checkpointer.NotInWALMode(path: "/x/db", mode: "delete")) as? SGError
+            == .conflict("The database at /x/db is not in WAL mode (delete)."))
+        #expect(AppDatabase.translated(SGError.notFound("x")) as? SGError == .notFound("x"))
     }
 
     @Test func thePendingListReadsOnlyIndexes() async throws {
