@@ -39,14 +39,24 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // SQLite's C API with prepared statements kept per connection, pooled read connections and caches that
+        // last until the next commit. Knows nothing of holidays.
+        .target(
+            name: "SGSQLite",
+            dependencies: [
+                // Only the system's sqlite3 C module, not GRDB itself.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "SGStore",
             dependencies: [
                 "SGCore",
                 "SGMigrations",
+                // The statements of the rules and the hot reads.
+                "SGSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // SQLite's C API, for the statements of the rules and the hot reads (SQLConnection).
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -129,7 +139,12 @@ let package = Package(
         // Fixtures shared by the test targets: a fixed clock, a database with a few employees.
         .target(name: "SGTestSupport", dependencies: ["SGCore", "SGStore", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/SGTestSupport", swiftSettings: strict),
         .testTarget(name: "SGCoreTests", dependencies: ["SGCore"], swiftSettings: strict),
-        .testTarget(name: "SGStoreTests", dependencies: ["SGCore", "SGStore", "SGTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SGSQLiteTests", dependencies: ["SGSQLite", .product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: strict),
+        .testTarget(
+            name: "SGStoreTests",
+            dependencies: ["SGCore", "SGSQLite", "SGStore", "SGTestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SGAPITests",
             dependencies: [

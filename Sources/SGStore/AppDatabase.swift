@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import SGCore
 import SGMigrations
+import SGSQLite
 
 /// Owns the database connection(s) and the schema. Production opens a `DatabasePool` on a file (WAL, busy
 /// timeout, so `sgserver` and `sgadmin` can share it); tests may open an in-memory database.
@@ -55,7 +56,7 @@ public final class AppDatabase: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pool = try DatabasePool(path: path, configuration: configuration(checkpointing))
         let database = AppDatabase(
-            writer: pool, readers: ReadConnectionPool(path: path),
+            writer: pool, readers: ReadConnectionPool(path: path, busyTimeout: busyTimeout),
             checkpointer: checkpointing == .background ? Checkpointer(path: path) : nil)
         try database.prepareSchema(schema)
         return database
@@ -88,7 +89,7 @@ public final class AppDatabase: Sendable {
     /// Nothing to do unless the database was opened with `.background` checkpointing.
     @discardableResult
     public func checkpoint() throws -> (logPages: Int, checkpointedPages: Int) {
-        try checkpointer?.checkpoint() ?? (0, 0)
+        try Self.translatingErrors { try checkpointer?.checkpoint() ?? (0, 0) }
     }
 
     static var migrator: DatabaseMigrator {
@@ -143,7 +144,7 @@ public final class AppDatabase: Sendable {
     /// A write transaction that takes SQLite's write lock when it begins (BEGIN IMMEDIATE), so that what it
     /// reads cannot be changed by another process before it commits.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await Self.translatingBusy {
+        try await Self.translatingErrors {
             try await writer.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
@@ -156,7 +157,7 @@ public final class AppDatabase: Sendable {
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await Self.translatingBusy { try await writer.read(body) }
+        try await Self.translatingErrors { try await writer.read(body) }
     }
 
     /// A write transaction (BEGIN IMMEDIATE) whose statements run on the rules' SQL layer.
@@ -173,10 +174,12 @@ public final class AppDatabase: Sendable {
         _ body: (SQLConnection, ConnectionCache?) throws -> T
     ) throws -> (result: T, commitGeneration: UInt64?) {
         guard let readers else { return (try withReader { connection in try body(connection, nil) }, nil) }
-        return try readers.withConnection { connection in
-            let cache = try connection.validatedCache()
-            let generation = readers.commits.current
-            return (try body(connection, cache), generation)
+        return try Self.translatingErrors {
+            try readers.withConnection { connection in
+                let cache = try connection.validatedCache()
+                let generation = readers.commits.current
+                return (try body(connection, cache), generation)
+            }
         }
     }
 
@@ -188,16 +191,39 @@ public final class AppDatabase: Sendable {
 
     /// Like `reading`, for a single statement, which is its own transaction.
     func withReader<T>(_ body: (SQLConnection) throws -> T) throws -> T {
-        if let readers { return try readers.withConnection(body) }
-        return try writer.read { db in try body(writeConnection.connection(for: db)) }
+        try Self.translatingErrors {
+            if let readers { return try readers.withConnection(body) }
+            return try writer.read { db in try body(writeConnection.connection(for: db)) }
+        }
     }
 
-    /// Another process held the write lock for longer than the busy timeout: say so instead of failing obscurely.
-    private static func translatingBusy<T>(_ work: () async throws -> T) async throws -> T {
-        do {
-            return try await work()
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
-            throw lockedTooLong
+    private static func translatingErrors<T>(_ work: () throws -> T) throws -> T {
+        do { return try work() } catch { throw translated(error) }
+    }
+
+    private static func translatingErrors<T>(_ work: () async throws -> T) async throws -> T {
+        do { return try await work() } catch { throw translated(error) }
+    }
+
+    /// SQLite's failures as callers of the store know them. Another process held the write lock for longer than
+    /// the busy timeout: say so instead of failing obscurely. Other failures of a statement are GRDB's
+    /// `DatabaseError`, whichever layer ran it.
+    static func translated(_ error: any Error) -> any Error {
+        switch error {
+        case let error as SQLiteError:
+            switch error.context {
+            case .opening(let path):
+                return SGError.unavailable("The database at \(path) cannot be opened for reading: \(error.message).", retryAfterSeconds: 1)
+            case .statement(let sql):
+                if error.isBusy { return lockedTooLong }
+                return DatabaseError(resultCode: ResultCode(rawValue: error.code), message: error.message, sql: sql)
+            }
+        case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED:
+            return lockedTooLong
+        case let error as Checkpointer.NotInWALMode:
+            return SGError.conflict("The database at \(error.path) is not in WAL mode (\(error.mode)).")
+        default:
+            return error
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SGCore
+import SGSQLite
 
 /// Reads shared by the rules, the API and `sgadmin`, on an `SQLConnection`. Rows are decoded here, by column
 /// position, and nowhere else.
@@ -9,9 +10,9 @@ enum Rows {
     /// The company's settings; on a pooled read connection, remembered until the next change to the database.
     static func company(_ connection: SQLConnection) throws -> CompanySettings {
         let cache = try connection.validatedCache()
-        if let company = cache?.company { return company }
+        if let company = cache?[CachedCompany.self] { return company }
         let company = try readCompany(connection)
-        cache?.company = company
+        cache?[CachedCompany.self] = company
         return company
     }
 

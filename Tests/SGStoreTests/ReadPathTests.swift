@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Synchronization
 import Testing
 import SGCore
+import SGSQLite
 import SGTestSupport
 @testable import SGStore
 
@@ -124,15 +126,15 @@ import SGTestSupport
         for _ in 0..<5 { tokens.append(try await sessions.login(username: "alice", password: Fixture.password).token) }
         try f.database.withReader { connection in
             let cache = try #require(try connection.validatedCache())
-            cache.tokens.removeAll()
-            for index in 0..<ConnectionCache.maximumTokens {
-                cache.tokens[Data("sg_filler\(index)".utf8)] = (f.alice, Date.distantFuture)
+            cache[CachedTokens.self].removeAll()
+            for index in 0..<CachedTokens.maximumTokens {
+                cache[CachedTokens.self][Data("sg_filler\(index)".utf8)] = (f.alice, Date.distantFuture)
             }
         }
         // A full cache still answers, from the database.
         for token in tokens { #expect(try await sessions.authenticate(token: token)?.id == f.alice.id) }
-        let cached = try f.database.withReader { connection in try #require(try connection.validatedCache()).tokens.count }
-        #expect(cached <= ConnectionCache.maximumTokens)
+        let cached = try f.database.withReader { connection in try #require(try connection.validatedCache())[CachedTokens.self].count }
+        #expect(cached <= CachedTokens.maximumTokens)
     }
 
     @Test func backgroundCheckpointsCopyTheLogWhileCommitsLeaveItAlone() async throws {
@@ -156,6 +158,40 @@ import SGTestSupport
         let balance = try await service.balance(employeeID: f.alice.id, year: 2026)
         #expect(balance.pending == 9 && balance.approved == 1)
         #expect(try AppDatabase.inMemory().checkpoint() == (0, 0))
+    }
+
+    @Test func aReadConnectionThatCannotOpenSaysSo() async throws {
+        let (_, other, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        path.cleanUp()
+        do {
+            _ = try await other.services().company.company()
+            Issue.record("A read on a deleted file succeeded.")
+        } catch let SGError.unavailable(message, retry) {
+            #expect(message.hasPrefix("The database at \(path.path) cannot be opened for reading: "), "\(message)")
+            #expect(retry == 1)
+        }
+    }
+
+    @Test func sqliteFailuresReachCallersAsBefore() throws {
+        let busy = SQLiteError(code: SQLITE_BUSY, message: "database is locked", context: .statement(sql: "BEGIN IMMEDIATE"))
+        #expect(AppDatabase.translated(busy) as? SGError == AppDatabase.lockedTooLong)
+        let locked = SQLiteError(code: SQLITE_LOCKED, message: "database table is locked", context: .statement(sql: "SELECT 1"))
+        #expect(AppDatabase.translated(locked) as? SGError == AppDatabase.lockedTooLong)
+        let grdbBusy = DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked", sql: "BEGIN IMMEDIATE")
+        #expect(AppDatabase.translated(grdbBusy) as? SGError == AppDatabase.lockedTooLong)
+
+        let failed = SQLiteError(code: 1555, message: "UNIQUE constraint failed: t.id", context: .statement(sql: "INSERT INTO t VALUES (1)"))
+        let database = try #require(AppDatabase.translated(failed) as? DatabaseError)
+        #expect(database.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY && database.resultCode == .SQLITE_CONSTRAINT)
+        #expect(database.message == "UNIQUE constraint failed: t.id" && database.sql == "INSERT INTO t VALUES (1)")
+
+        let unopened = SQLiteError(code: SQLITE_CANTOPEN, message: "unable to open database file", context: .opening(path: "/x/db"))
+        #expect(AppDatabase.translated(unopened) as? SGError == .unavailable(
+            "The database at /x/db cannot be opened for reading: unable to open database file.", retryAfterSeconds: 1))
+        #expect(AppDatabase.translated(Checkpointer.NotInWALMode(path: "/x/db", mode: "delete")) as? SGError
+            == .conflict("The database at /x/db is not in WAL mode (delete)."))
+        #expect(AppDatabase.translated(SGError.notFound("x")) as? SGError == .notFound("x"))
     }
 
     @Test func thePendingListReadsOnlyIndexes() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import SGCore
+import SGSQLite
 
 /// `AccountWriting` over one `SQLConnection`: employees as accounts, and the `directory_accounts` table (which
 /// employees a directory manages, and the details only it holds).

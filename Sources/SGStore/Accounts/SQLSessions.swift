@@ -1,5 +1,6 @@
 import Foundation
 import SGCore
+import SGSQLite
 
 /// Bearer tokens in `auth_tokens`, stored as digests.
 struct SQLSessions: SessionStore {
@@ -26,9 +27,9 @@ struct SQLSessions: SessionStore {
     /// nothing has been committed to the database since it was read (`SQLConnection.validatedCache`).
     func employee(tokenDigest: Data, at now: Date) async throws -> Employee? {
         try database.withCheckedReader { connection, cache -> Employee? in
-            if let cached = cache?.tokens[tokenDigest] {
+            if let cached = cache?[CachedTokens.self][tokenDigest] {
                 if cached.expiresAt > now { return cached.employee }
-                cache?.tokens[tokenDigest] = nil
+                cache?[CachedTokens.self][tokenDigest] = nil
                 return nil
             }
             let found = try connection.with(
@@ -42,7 +43,7 @@ struct SQLSessions: SessionStore {
                 return try statement.step() ? (Rows.employee(statement), try statement.timestamp(Rows.employeeColumnCount)) : nil
             }
             guard let found, found.expiresAt > now else { return nil }
-            if let cache, cache.tokens.count < ConnectionCache.maximumTokens { cache.tokens[tokenDigest] = found }
+            if let cache, cache[CachedTokens.self].count < CachedTokens.maximumTokens { cache[CachedTokens.self][tokenDigest] = found }
             return found.employee
         }.result
     }

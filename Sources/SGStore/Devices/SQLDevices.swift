@@ -1,5 +1,6 @@
 import Foundation
 import SGCore
+import SGSQLite
 
 /// `DeviceWriting` over one `SQLConnection`.
 struct SQLDevices: DeviceWriting {

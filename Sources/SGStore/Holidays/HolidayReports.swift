@@ -1,5 +1,6 @@
 import Foundation
 import SGCore
+import SGSQLite
 
 /// The lists and reports of `HolidayReading`: request pages, history, HR's export, everyone's balances.
 extension SQLHolidayTransaction {

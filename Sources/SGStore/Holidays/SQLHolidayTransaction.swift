@@ -1,5 +1,6 @@
 import Foundation
 import SGCore
+import SGSQLite
 
 /// `HolidayTransaction` over one `SQLConnection`: all SQL that the rules depend on lives here. The same type reads
 /// on pooled read-only connections (`HolidayStore.read`) and reads and writes on the write connection inside a

@@ -1,5 +1,6 @@
 import Foundation
 import SGCore
+import SGSQLite
 
 /// `NoticeWriting` over one `SQLConnection`.
 struct SQLNotices: NoticeWriting {

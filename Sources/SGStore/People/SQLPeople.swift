@@ -1,5 +1,6 @@
 import Foundation
 import SGCore
+import SGSQLite
 
 /// `PeopleWriting` over one `SQLConnection`: profiles, the people list's folded copies and photos.
 struct SQLPeople: PeopleWriting {

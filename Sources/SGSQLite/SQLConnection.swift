@@ -1,0 +1,127 @@
+import Foundation
+import GRDBSQLite
+
+/// A SQLite connection driven through the C API, with its prepared statements kept for reuse.
+///
+/// It runs on a connection borrowed from someone who owns it (GRDB's writer, say) or on a plain connection of its
+/// own (see `ReadConnectionPool`). Reads go straight from SQLite's column buffers into the caller's values: no row
+/// objects, no name lookups, no hop to another thread. One thread uses a connection at a time.
+public final class SQLConnection {
+    public let handle: OpaquePointer
+    private let owned: Bool
+    private var statements: [String: OpaquePointer] = [:]
+    /// `PRAGMA data_version` when `cache` was last known valid; see `validatedCache()`.
+    private var dataVersion: Int64 = -1
+    private var cacheStorage = ConnectionCache()
+    /// Advanced when this connection notices a commit; shared by the pool's connections.
+    private let commits: CommitCounter?
+
+    /// Opens `path` read-only, or read-write (the file must exist).
+    public init(path: String, readOnly: Bool = true, busyTimeout: TimeInterval, commits: CommitCounter? = nil) throws {
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: code, message: message, context: .opening(path: path))
+        }
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
+        // No memory map (PRAGMA mmap_size): it saved the copy of each page read (about a fifth more requests a
+        // second on /v1/me/holidays), but every connection maps the file anew, and the pages it touches count in
+        // the process's resident memory once per connection (175 MB against 50 MB after the employee load).
+        self.handle = handle
+        self.owned = true
+        self.commits = commits
+    }
+
+    /// Runs statements on a connection someone else owns and closes (GRDB's writer, or an in-memory database's
+    /// only connection).
+    public init(borrowing handle: OpaquePointer) {
+        self.handle = handle
+        self.owned = false
+        self.commits = nil
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        if owned { sqlite3_close_v2(handle) }
+    }
+
+    /// Prepares `sql` once per connection; the statement comes back reset with no bindings.
+    public func statement(_ sql: String) throws -> SQLStatement {
+        if let cached = statements[sql] { return SQLStatement(handle: cached, connection: self) }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code, sql: sql) }
+        statements[sql] = statement
+        return SQLStatement(handle: statement, connection: self)
+    }
+
+    /// Runs `body` with `sql` prepared, then resets the statement, so that no read stays open past `body`
+    /// (an unreset statement would pin an old snapshot of the database).
+    @inlinable
+    public func with<T>(_ sql: String, _ body: (SQLStatement) throws -> T) throws -> T {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        return try body(statement)
+    }
+
+    @inlinable
+    public func execute(_ sql: String, _ bind: (SQLStatement) throws -> Void = { _ in }) throws {
+        try with(sql) { statement in
+            try bind(statement)
+            while try statement.step() {}
+        }
+    }
+
+    /// Runs `body` in one read transaction (one snapshot), unless a transaction is already open.
+    @inlinable
+    public func reading<T>(_ body: () throws -> T) throws -> T {
+        guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
+        try execute("BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    @inlinable
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    @inlinable
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The error SQLite reports for `code`, which running `sql` returned.
+    @usableFromInline
+    func error(_ code: Int32, sql: String) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: .statement(sql: sql))
+    }
+
+    // MARK: Caches tied to the data
+
+    /// What this connection remembers between uses, valid until anything commits a change to the database.
+    ///
+    /// `PRAGMA data_version` changes when another connection (of this process or any other) commits, so the check
+    /// costs one step of a prepared statement and the cache is never staler than the last commit: whatever another
+    /// connection changes is seen by the very next use. Only connections opened here keep a cache, and only those
+    /// that do not write are meant to: a connection does not see its own commits there.
+    public func validatedCache() throws -> ConnectionCache? {
+        guard owned else { return nil }
+        let version = try with("PRAGMA data_version") { statement -> Int64 in
+            _ = try statement.step()
+            return statement.int64(0)
+        }
+        if version != dataVersion {
+            cacheStorage = ConnectionCache()
+            dataVersion = version
+            commits?.advance()
+        }
+        return cacheStorage
+    }
+}
