@@ -26,39 +26,30 @@ extension DTO {
         "/v1/employees/\(employeeID)/photo?v=\(version.etag)"
     }
 
-    /// The logged-in employee's own profile, private fields included.
+    /// The logged-in employee's own profile: what colleagues see, and the private fields.
     struct ProfileBody: Encodable {
-        let id: Int64
-        let username: String
-        let name: String
-        let surname: String
-        let email: String
+        let colleague: Colleague
         let isAdmin: Bool
-        let isActive: Bool
-        @Nullable var position: String?
         @Nullable var birthDate: String?
-        @Nullable var phone: String?
-        @Nullable var twitter: String?
-        @Nullable var linkedin: String?
-        @Nullable var photoUrl: String?
         /// The fields this employee may change with PATCH /v1/me (the directory may hold others).
         let editableFields: [ProfileField]
 
         init(_ profile: SGCore.Profile, owned: Set<ProfileField>) {
-            id = profile.employee.id
-            username = profile.employee.username
-            name = profile.employee.name
-            surname = profile.employee.surname
-            email = profile.employee.email
+            colleague = Colleague(profile)
             isAdmin = profile.employee.isAdmin
-            isActive = profile.employee.isActive
-            position = profile.position
             birthDate = profile.birthDate?.description
-            phone = profile.phone
-            twitter = profile.twitter
-            linkedin = profile.linkedin
-            photoUrl = DTO.photoURL(profile)
             editableFields = ProfileRules.editableFields(owned: owned)
+        }
+
+        private enum CodingKeys: String, CodingKey { case isAdmin, birthDate, editableFields }
+
+        /// One flat object: the colleague's keys and these, sorted together by the encoder.
+        func encode(to encoder: any Encoder) throws {
+            try colleague.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(isAdmin, forKey: .isAdmin)
+            try container.encode(_birthDate, forKey: .birthDate)
+            try container.encode(editableFields, forKey: .editableFields)
         }
     }
 
