@@ -36,6 +36,7 @@ let package = Package(
                 .embedInCode("0002_people.sql"),
                 .embedInCode("0003_directory_accounts.sql"),
                 .embedInCode("0004_folded_copies_on_change.sql"),
+                .embedInCode("0005_delivery.sql"),
             ],
             swiftSettings: strict
         ),

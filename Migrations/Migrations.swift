@@ -16,5 +16,6 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0004_folded_copies_on_change",
             sql: String(decoding: PackageResources._004_folded_copies_on_change_sql, as: UTF8.self)),
+        Migration(identifier: "0005_delivery", sql: String(decoding: PackageResources._005_delivery_sql, as: UTF8.self)),
     ]
 }

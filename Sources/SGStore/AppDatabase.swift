@@ -272,12 +272,22 @@ extension AppDatabase {
 
     public var sessionStore: any SessionStore { SQLSessions(database: self) }
 
+    public var outboxStore: any OutboxStore {
+        SQLStore<any OutboxReading, any OutboxTransaction>(database: self, reading: SQLOutbox.init, writing: SQLOutbox.init)
+    }
+
+    public var webhookStore: any WebhookStore {
+        SQLStore<any WebhookReading, any WebhookTransaction>(database: self, reading: SQLOutbox.init, writing: SQLOutbox.init)
+    }
+
     /// The core's services over this database, as both binaries use them.
-    public func services(clock: any NowProvider = SystemClock()) -> CoreServices {
+    public func services(clock: any NowProvider = SystemClock(), retryPolicy: RetryPolicy = RetryPolicy()) -> CoreServices {
         CoreServices(
             holidays: HolidayService(store: holidayStore, clock: clock), company: CompanyService(store: holidayStore, clock: clock),
             people: PeopleService(store: peopleStore, clock: clock), notices: NoticeService(store: noticeStore, clock: clock),
-            devices: DeviceService(store: deviceStore, clock: clock), accounts: AccountService(store: accountStore, clock: clock))
+            devices: DeviceService(store: deviceStore, clock: clock), accounts: AccountService(store: accountStore, clock: clock),
+            delivery: DeliveryService(store: outboxStore, clock: clock, policy: retryPolicy),
+            webhooks: WebhookService(store: webhookStore, clock: clock))
     }
 }
 

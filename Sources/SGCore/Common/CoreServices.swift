@@ -8,10 +8,12 @@ public struct CoreServices: Sendable {
     public let notices: NoticeService
     public let devices: DeviceService
     public let accounts: AccountService
+    public let delivery: DeliveryService
+    public let webhooks: WebhookService
 
     public init(
         holidays: HolidayService, company: CompanyService, people: PeopleService, notices: NoticeService,
-        devices: DeviceService, accounts: AccountService
+        devices: DeviceService, accounts: AccountService, delivery: DeliveryService, webhooks: WebhookService
     ) {
         self.holidays = holidays
         self.company = company
@@ -19,6 +21,8 @@ public struct CoreServices: Sendable {
         self.notices = notices
         self.devices = devices
         self.accounts = accounts
+        self.delivery = delivery
+        self.webhooks = webhooks
     }
 
     /// Logins and tokens checked by `directory`, over the same accounts.

@@ -66,7 +66,7 @@ public struct HolidayService: Sendable {
             let request = try tx.insertRequest(
                 employeeID: employeeID, start: start, end: end, daysByYear: daysByYear, comment: comment, at: now)
             try tx.appendEvent(requestID: request.id, from: nil, to: .pending, actor: actor, at: now, note: comment)
-            try Self.notify(tx, request: request, from: nil, to: .pending, actor: actor, note: comment, at: now)
+            try Self.notify(tx, request: request, from: nil, actor: actor, note: comment, at: now)
             return request
         }
     }
@@ -106,14 +106,14 @@ public struct HolidayService: Sendable {
                     }
                 }
             }
-            // After the checks that may still refuse the move.
-            try Self.notify(tx, request: request, from: from, to: action.to, actor: actor, note: note, at: now)
             request.status = action.to
             request.updatedAt = now
             if action == .approve || action == .reject {
                 request.decidedBy = actor.name
                 request.decidedAt = now
             }
+            // After the checks that may still refuse the move.
+            try Self.notify(tx, request: request, from: from, actor: actor, note: note, at: now)
             return request
         }
     }
@@ -182,12 +182,14 @@ public struct HolidayService: Sendable {
         }
     }
 
-    // MARK: Notices
+    // MARK: Notices and messages
 
-    /// Writes the owner's personal notice for a move of their request, in the caller's transaction.
+    /// Writes the owner's personal notice for a move of their request, and the messages it announces (outbox), in
+    /// the caller's transaction.
     static func notify(
-        _ tx: any HolidayTransaction, request: HolidayRequest, from: HolidayStatus?, to: HolidayStatus, actor: Actor, note: String, at: Date
+        _ tx: any HolidayTransaction, request: HolidayRequest, from: HolidayStatus?, actor: Actor, note: String, at: Date
     ) throws {
+        let to = request.status
         // The owner is "You" in their notice (and gets none for their own new request): only another actor's name
         // is read, which spares the commonest write, an employee's own request, a read.
         let byOwner = actor.employeeID == request.employeeID
@@ -195,6 +197,9 @@ public struct HolidayService: Sendable {
         if let notice = HolidayNotices.notice(
             for: request, from: from, to: to, actor: actor, actorDisplayName: displayName, note: note, at: at) {
             try tx.appendNotice(notice)
+        }
+        if let owner = try tx.employee(id: request.employeeID) {
+            try Announcements.holiday(tx, request: request, owner: owner, from: from, actor: actor, note: note, at: at)
         }
     }
 

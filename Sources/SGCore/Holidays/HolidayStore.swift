@@ -41,7 +41,8 @@ public protocol HolidayReading: CompanyReading {
 }
 
 /// The reads and writes of the holiday rules, inside one write transaction opened by `HolidayStore.write`.
-public protocol HolidayTransaction: HolidayReading {
+/// Every move of a request writes its messages into the outbox here too.
+public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReading {
     func insertRequest(
         employeeID: Int64, start: CalendarDate, end: CalendarDate, daysByYear: [Int: Int], comment: String, at: Date
     ) throws -> HolidayRequest

@@ -19,7 +19,9 @@ public struct NoticeService: Sendable {
         let now = clock.now()
         return try await store.write { tx in
             let draft = try NoticeRules.validated(draft, today: try tx.today(at: now))
-            return try Self.existing(tx, try tx.insertCompanyNotice(draft, author: actor, at: now))
+            let notice = try Self.existing(tx, try tx.insertCompanyNotice(draft, author: actor, at: now))
+            try Announcements.notice(tx, notice: notice, at: now)
+            return notice
         }
     }
 

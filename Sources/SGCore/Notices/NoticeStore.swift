@@ -62,7 +62,8 @@ public protocol NoticeReading: CompanyReading {
     func board(_ visibility: NoticeVisibility, after: NoticeCursor?, limit: Int) throws -> NoticePage
 }
 
-public protocol NoticeWriting: NoticeReading {
+/// A new company notice writes its messages into the outbox in the same transaction.
+public protocol NoticeWriting: NoticeReading, OutboxWriting, AudienceReading {
     func insertCompanyNotice(_ draft: NoticeDraft, author: Actor, at: Date) throws -> Int64
     func updateCompanyNotice(id: Int64, _ draft: NoticeDraft, at: Date) throws
     /// Deletes a company notice; false when there is none with that id.

@@ -1,0 +1,275 @@
+import Foundation
+
+/// Who hears of what, and what they read: the messages of one event, written into the outbox in the event's
+/// transaction by the rules that make the event (so the server and `sgadmin` announce alike).
+///
+/// - Approvers (active admins) hear of new and cancelled requests, except of their own doing or their own request.
+/// - The owner hears of every move of their request that someone else made (decisions, reverts, an admin's cancel).
+/// - Every active employee hears of a new company notice.
+/// - E-mail goes only to those whose switch is on, and only when the server sends e-mail; webhooks get every event
+///   they subscribed to.
+public enum Announcements {
+    /// The event a move of a request announces.
+    public static func event(from: HolidayStatus?, to: HolidayStatus) -> DeliveryEvent? {
+        switch (from, to) {
+        case (nil, .pending): .holidayRequested
+        case (_, .approved): .holidayApproved
+        case (_, .rejected): .holidayRejected
+        case (.approved?, .pending): .holidayReverted
+        case (_, .cancelled): .holidayCancelled
+        default: nil
+        }
+    }
+
+    /// Enqueues the messages of a move of `request` (owned by `owner`) made by `actor`.
+    public static func holiday(
+        _ tx: any OutboxWriting & AudienceReading, request: HolidayRequest, owner: Employee, from: HolidayStatus?,
+        actor: Actor, note: String, at now: Date
+    ) throws {
+        guard let event = event(from: from, to: request.status) else { return }
+        let configuration = try tx.deliveryConfiguration()
+        let link = configuration.publicURL.isEmpty ? nil : "\(configuration.publicURL)/holidays/\(request.id)"
+        if configuration.emailEnabled {
+            var recipients: [Recipient] = []
+            if actor.employeeID != owner.id, event != .holidayRequested, let person = try tx.recipient(employeeID: owner.id) {
+                recipients.append(person)
+            }
+            if event == .holidayRequested || event == .holidayCancelled {
+                recipients += try tx.approvers().filter { $0.employeeID != owner.id && $0.employeeID != actor.employeeID }
+            }
+            for person in recipients where person.wantsEmail && !person.email.isEmpty {
+                let mail = HolidayMail(
+                    event: event, request: request, owner: owner, actor: actor, note: note, link: link,
+                    toOwner: person.employeeID == owner.id)
+                try tx.enqueue(
+                    OutboxDraft(
+                        channel: .email, event: event, employeeID: person.employeeID, address: person.email,
+                        recipientName: person.name, subject: mail.subject, body: mail.body),
+                    at: now)
+            }
+        }
+        let subscriptions = try tx.webhookSubscriptions(for: event)
+        guard !subscriptions.isEmpty else { return }
+        let payload = WebhookPayload(
+            type: event, timestamp: now,
+            data: .holiday(.init(request: .init(request), employee: .init(owner), actor: actor.name, note: note, link: link)))
+        let summary = HolidayMail(event: event, request: request, owner: owner, actor: actor, note: note, link: link, toOwner: false)
+        for subscription in subscriptions {
+            try tx.enqueue(
+                OutboxDraft(
+                    channel: .webhook, event: event, webhookID: subscription.id, address: subscription.url,
+                    body: try payload.body(format: subscription.format, text: summary.slackText)),
+                at: now)
+        }
+    }
+
+    /// Enqueues the messages of a new company notice.
+    public static func notice(_ tx: any OutboxWriting & AudienceReading, notice: Notice, at now: Date) throws {
+        let configuration = try tx.deliveryConfiguration()
+        let link = configuration.publicURL.isEmpty ? nil : "\(configuration.publicURL)/notices/\(notice.id)"
+        var lines = [notice.body, ""]
+        if let link { lines.append("Read it on the board: \(link)") }
+        lines += ["", "Posted by \(notice.author)."]
+        if configuration.emailEnabled {
+            for person in try tx.everyone() where person.wantsEmail && !person.email.isEmpty {
+                try tx.enqueue(
+                    OutboxDraft(
+                        channel: .email, event: .noticePublished, employeeID: person.employeeID, address: person.email,
+                        recipientName: person.name, subject: "Notice: \(notice.title)",
+                        body: "Hello \(person.name),\n\nA new notice on the company board:\n\n\(notice.title)\n\n" + lines.joined(separator: "\n") + "\n"),
+                    at: now)
+            }
+        }
+        let subscriptions = try tx.webhookSubscriptions(for: .noticePublished)
+        guard !subscriptions.isEmpty else { return }
+        let payload = WebhookPayload(type: .noticePublished, timestamp: now, data: .notice(.init(notice, link: link)))
+        let text = "New notice: \(notice.title)" + (link.map { " <\($0)|read it>" } ?? "")
+        for subscription in subscriptions {
+            try tx.enqueue(
+                OutboxDraft(
+                    channel: .webhook, event: .noticePublished, webhookID: subscription.id, address: subscription.url,
+                    body: try payload.body(format: subscription.format, text: text)),
+                at: now)
+        }
+    }
+}
+
+/// The e-mail of one move of a request, in words.
+struct HolidayMail {
+    let event: DeliveryEvent
+    let request: HolidayRequest
+    let owner: Employee
+    let actor: Actor
+    let note: String
+    let link: String?
+    /// Written to the request's owner ("your request") rather than to an approver.
+    let toOwner: Bool
+
+    var dates: String {
+        request.startDate == request.endDate
+            ? "\(request.startDate)" : "\(request.startDate) to \(request.endDate)"
+    }
+
+    var days: String { request.workingDays == 1 ? "1 working day" : "\(request.workingDays) working days" }
+
+    var subject: String {
+        switch event {
+        case .holidayRequested: "Holiday request from \(owner.fullName): \(dates)"
+        case .holidayApproved: toOwner ? "Your holiday \(dates) is approved" : "Approved: \(owner.fullName), \(dates)"
+        case .holidayRejected: toOwner ? "Your holiday request \(dates) is rejected" : "Rejected: \(owner.fullName), \(dates)"
+        case .holidayReverted: toOwner ? "Your holiday \(dates) is back to pending" : "Back to pending: \(owner.fullName), \(dates)"
+        case .holidayCancelled: toOwner ? "Your holiday \(dates) is cancelled" : "Cancelled: \(owner.fullName), \(dates)"
+        default: "Holiday request \(request.id)"
+        }
+    }
+
+    var body: String {
+        var lines: [String] = []
+        let whose = toOwner ? "Your holiday request" : "The holiday request of \(owner.fullName)"
+        switch event {
+        case .holidayRequested:
+            lines.append("\(owner.fullName) asks for holidays from \(request.startDate) to \(request.endDate): \(days).")
+            if !request.comment.isEmpty { lines.append("Comment: \(request.comment)") }
+            lines.append("It waits for your decision.")
+        case .holidayApproved:
+            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was approved by \(actor.name).")
+        case .holidayRejected:
+            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was rejected by \(actor.name).")
+            lines.append("Reason: \(note)")
+        case .holidayReverted:
+            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was moved back to pending by \(actor.name).")
+        case .holidayCancelled:
+            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was cancelled by \(actor.name).")
+        default:
+            break
+        }
+        if !note.isEmpty && event != .holidayRejected && event != .holidayRequested { lines.append("Note: \(note)") }
+        lines.append("Status: \(request.status.rawValue)")
+        if let link { lines += ["", "The request: \(link)"] }
+        return "Hello,\n\n" + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One line for a team channel.
+    var slackText: String {
+        let base: String = switch event {
+        case .holidayRequested: "\(owner.fullName) asks for \(days) off: \(dates)"
+        case .holidayApproved: "Approved: \(owner.fullName), \(dates) (\(days)), by \(actor.name)"
+        case .holidayRejected: "Rejected: \(owner.fullName), \(dates), by \(actor.name)"
+        case .holidayReverted: "Back to pending: \(owner.fullName), \(dates), by \(actor.name)"
+        case .holidayCancelled: "Cancelled: \(owner.fullName), \(dates) (\(days)), by \(actor.name)"
+        default: "Holiday request \(request.id)"
+        }
+        return base + (link.map { " <\($0)|request \(request.id)>" } ?? "")
+    }
+}
+
+/// A webhook's JSON body (Standard Webhooks: `type`, `timestamp`, `data`). The request and the employee appear as
+/// the API shows them.
+public struct WebhookPayload: Encodable, Sendable {
+    public let type: DeliveryEvent
+    public let timestamp: Date
+    public let data: Content
+
+    public enum Content: Encodable, Sendable {
+        case holiday(HolidayContent)
+        case notice(NoticeContent)
+
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .holiday(let content): try content.encode(to: encoder)
+            case .notice(let content): try content.encode(to: encoder)
+            }
+        }
+    }
+
+    public struct HolidayContent: Encodable, Sendable {
+        let request: RequestJSON
+        let employee: EmployeeJSON
+        /// Who made the move.
+        let actor: String
+        let note: String
+        let link: String?
+    }
+
+    public struct NoticeContent: Encodable, Sendable {
+        let id: Int64
+        let title: String
+        let body: String
+        let pinned: Bool
+        let expiresOn: String?
+        let author: String
+        let link: String?
+
+        init(_ notice: Notice, link: String?) {
+            id = notice.id
+            title = notice.title
+            body = notice.body
+            pinned = notice.pinned
+            expiresOn = notice.expiresOn?.description
+            author = notice.author
+            self.link = link
+        }
+    }
+
+    struct RequestJSON: Encodable, Sendable {
+        let id: Int64
+        let employeeId: Int64
+        let startDate: String
+        let endDate: String
+        let workingDays: Int
+        let status: HolidayStatus
+        let comment: String
+        let createdAt: String
+        let updatedAt: String
+        let decidedBy: String?
+        let decidedAt: String?
+
+        init(_ request: HolidayRequest) {
+            id = request.id
+            employeeId = request.employeeID
+            startDate = request.startDate.description
+            endDate = request.endDate.description
+            workingDays = request.workingDays
+            status = request.status
+            comment = request.comment
+            createdAt = Timestamp.format(request.createdAt)
+            updatedAt = Timestamp.format(request.updatedAt)
+            decidedBy = request.decidedBy
+            decidedAt = request.decidedAt.map(Timestamp.format)
+        }
+    }
+
+    struct EmployeeJSON: Encodable, Sendable {
+        let id: Int64
+        let username: String
+        let name: String
+        let surname: String
+
+        init(_ employee: Employee) {
+            id = employee.id
+            username = employee.username
+            name = employee.name
+            surname = employee.surname
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case type, timestamp, data }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(Timestamp.format(timestamp), forKey: .timestamp)
+        try container.encode(data, forKey: .data)
+    }
+
+    /// The body a subscription of `format` gets: this payload, or Slack's `{"text": …}`.
+    func body(format: WebhookFormat, text: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = switch format {
+        case .standard: try encoder.encode(self)
+        case .slack: try encoder.encode(["text": text])
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// When to try a message again, and when to give up.
+public struct RetryPolicy: Sendable, Equatable {
+    /// The wait after the first failure; each further failure doubles it, up to `maximumDelay`.
+    public var firstDelay: TimeInterval
+    public var maximumDelay: TimeInterval
+    /// A message still failing this long after it was written (or revived) is dead.
+    public var giveUpAfter: TimeInterval
+    /// How long a worker holds a claimed message; longer than any one attempt may take.
+    public var lease: TimeInterval
+
+    /// A day of tries.
+    public static let standardGiveUpAfter: TimeInterval = 86_400
+
+    public init(firstDelay: TimeInterval = 30, maximumDelay: TimeInterval = 3600, giveUpAfter: TimeInterval = standardGiveUpAfter, lease: TimeInterval = 120) {
+        self.firstDelay = firstDelay
+        self.maximumDelay = maximumDelay
+        self.giveUpAfter = giveUpAfter
+        self.lease = lease
+    }
+
+    /// The wait before attempt `attempts + 1`: exponential, with "equal jitter" (half fixed, half random) so that
+    /// messages failing together do not return together. `jitter` is in 0...1. A receiver's Retry-After is
+    /// honoured up to `maximumDelay`.
+    public func delay(afterAttempts attempts: Int, retryAfter: TimeInterval?, jitter: Double) -> TimeInterval {
+        let exponent = Double(min(max(attempts - 1, 0), 30))
+        let base = min(maximumDelay, firstDelay * pow(2, exponent))
+        let jittered = base / 2 + base / 2 * min(max(jitter, 0), 1)
+        guard let retryAfter, retryAfter > 0 else { return jittered }
+        return min(maximumDelay, max(jittered, retryAfter))
+    }
+}
+
+/// The outbox's use cases: the delivery worker claims and records attempts; operators inspect, retry and purge.
+public struct DeliveryService: Sendable {
+    public static let maximumLimit = 1000
+    /// Sent messages older than this are purged by the server.
+    public static let sentRetention: TimeInterval = 30 * 86_400
+
+    public let store: any OutboxStore
+    public let clock: any NowProvider
+    public let policy: RetryPolicy
+
+    public init(store: any OutboxStore, clock: any NowProvider = SystemClock(), policy: RetryPolicy = RetryPolicy()) {
+        self.store = store
+        self.clock = clock
+        self.policy = policy
+    }
+
+    // MARK: The worker
+
+    /// Leases up to `limit` due messages for `owner`.
+    public func claim(owner: String, limit: Int) async throws -> [OutboxMessage] {
+        let now = clock.now()
+        let until = now.addingTimeInterval(policy.lease)
+        return try await store.write { tx in try tx.claimDue(owner: owner, now: now, leaseUntil: until, limit: limit) }
+    }
+
+    /// Records one attempt's outcome; returns the message's status after it. A worker that lost its lease (it
+    /// took longer than the lease) changes nothing.
+    @discardableResult
+    public func record(_ outcome: DeliveryOutcome, for message: OutboxMessage, owner: String, jitter: Double = Double.random(in: 0...1)) async throws -> OutboxStatus {
+        let now = clock.now()
+        let policy = policy
+        return try await store.write { tx in
+            switch outcome {
+            case .delivered:
+                _ = try tx.markSent(id: message.id, owner: owner, at: now)
+                return .sent
+            case .permanentFailure(let reason):
+                _ = try tx.markDead(id: message.id, owner: owner, error: reason, at: now)
+                return .dead
+            case .gone(let reason):
+                if let webhookID = message.draft.webhookID {
+                    try tx.disableWebhook(id: webhookID, at: now, reason: reason)
+                }
+                _ = try tx.markDead(id: message.id, owner: owner, error: reason, at: now)
+                return .dead
+            case .temporaryFailure(let reason, let retryAfter):
+                let next = now.addingTimeInterval(policy.delay(afterAttempts: message.attempts, retryAfter: retryAfter, jitter: jitter))
+                // A day of tries, counted from the message (or from its revival by an operator).
+                if next > message.giveUpAt {
+                    _ = try tx.markDead(
+                        id: message.id, owner: owner, error: "gave up after \(message.attempts) attempts: \(reason)", at: now)
+                    return .dead
+                }
+                _ = try tx.reschedule(id: message.id, owner: owner, next: next, error: reason)
+                return .pending
+            }
+        }
+    }
+
+    // MARK: Operators
+
+    public func messages(status: OutboxStatus? = nil, afterID: Int64? = nil, limit: Int = 100) async throws -> [OutboxMessage] {
+        guard (1...Self.maximumLimit).contains(limit) else {
+            throw SGError.invalid(field: "limit", message: "must be between 1 and \(Self.maximumLimit)")
+        }
+        return try await store.read { tx in try tx.outboxMessages(status: status, afterID: afterID, limit: limit) }
+    }
+
+    public func message(id: Int64) async throws -> OutboxMessage {
+        try await store.read { tx in
+            guard let message = try tx.outboxMessage(id: id) else { throw SGError.notFound("Outbox message \(id) does not exist.") }
+            return message
+        }
+    }
+
+    public func counts() async throws -> [OutboxStatus: Int] {
+        try await store.read { tx in try tx.outboxCounts() }
+    }
+
+    /// A dead message back to pending, due now, with a new day of tries.
+    public func retry(id: Int64) async throws -> OutboxMessage {
+        let now = clock.now()
+        let policy = policy
+        return try await store.write { tx in
+            guard let message = try tx.outboxMessage(id: id) else { throw SGError.notFound("Outbox message \(id) does not exist.") }
+            guard message.status == .dead else {
+                throw SGError.conflict("Outbox message \(id) is \(message.status.rawValue); only a dead message can be retried.")
+            }
+            _ = try tx.revive(id: id, at: now, giveUpAt: now.addingTimeInterval(policy.giveUpAfter))
+            return try tx.outboxMessage(id: id)!
+        }
+    }
+
+    /// Every dead message back to pending; returns how many.
+    public func retryDead() async throws -> Int {
+        let now = clock.now()
+        let policy = policy
+        return try await store.write { tx in try tx.revive(id: nil, at: now, giveUpAt: now.addingTimeInterval(policy.giveUpAfter)) }
+    }
+
+    /// Deletes the messages sent before `instant`; returns how many.
+    public func purgeSent(before instant: Date) async throws -> Int {
+        try await store.write { tx in try tx.purgeSent(before: instant) }
+    }
+
+    /// Writes how this server delivers, for `sgadmin` and the other servers to compose messages alike.
+    public func announce(_ configuration: DeliveryConfiguration) async throws {
+        try await store.write { tx in try tx.saveDeliveryConfiguration(configuration) }
+    }
+}

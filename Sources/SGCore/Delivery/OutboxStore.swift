@@ -1,0 +1,89 @@
+import Foundation
+
+/// Written by every transaction that reports an event, so a message exists exactly when its event does.
+public protocol OutboxWriting {
+    /// Adds one pending message, due at once, tried until `giveUpAt`. A draft whose `dedupeKey` is already in the
+    /// outbox is ignored.
+    func enqueue(_ draft: OutboxDraft, at: Date, giveUpAt: Date) throws
+}
+
+extension OutboxWriting {
+    /// Adds a message tried for the standard day.
+    public func enqueue(_ draft: OutboxDraft, at: Date) throws {
+        try enqueue(draft, at: at, giveUpAt: at.addingTimeInterval(RetryPolicy.standardGiveUpAfter))
+    }
+}
+
+/// Who may hear of an event, read in the event's transaction.
+public protocol AudienceReading {
+    /// How this deployment delivers: written by the server at start, read by both binaries.
+    func deliveryConfiguration() throws -> DeliveryConfiguration
+    /// The employees who decide requests (active admins today).
+    func approvers() throws -> [Recipient]
+    func recipient(employeeID: Int64) throws -> Recipient?
+    /// Every active employee, for company-wide news.
+    func everyone() throws -> [Recipient]
+    /// The active subscriptions that want `event`.
+    func webhookSubscriptions(for event: DeliveryEvent) throws -> [WebhookSubscription]
+}
+
+/// What the delivery worker and `sgadmin outbox` read.
+public protocol OutboxReading {
+    func outboxMessage(id: Int64) throws -> OutboxMessage?
+    /// Messages by id, after `afterID`, optionally of one status.
+    func outboxMessages(status: OutboxStatus?, afterID: Int64?, limit: Int) throws -> [OutboxMessage]
+    /// How many messages there are of each status.
+    func outboxCounts() throws -> [OutboxStatus: Int]
+}
+
+public protocol OutboxTransaction: OutboxReading, OutboxWriting, AudienceReading {
+    /// Leases up to `limit` pending messages that are due and not leased by a live worker, oldest due first, and
+    /// counts an attempt on each.
+    func claimDue(owner: String, now: Date, leaseUntil: Date, limit: Int) throws -> [OutboxMessage]
+    /// Each of these changes a message only while `owner` holds its lease (nil: whoever holds it), and says
+    /// whether it did.
+    func markSent(id: Int64, owner: String, at: Date) throws -> Bool
+    func reschedule(id: Int64, owner: String, next: Date, error: String) throws -> Bool
+    func markDead(id: Int64, owner: String?, error: String, at: Date) throws -> Bool
+    /// A dead message (or every dead one, when `id` is nil) back to pending, due now, with a new day of tries.
+    func revive(id: Int64?, at: Date, giveUpAt: Date) throws -> Int
+    /// Deletes sent messages sent before `date`; returns how many.
+    func purgeSent(before date: Date) throws -> Int
+    /// Switches a subscription off (its endpoint answered 410 Gone).
+    func disableWebhook(id: Int64, at: Date, reason: String) throws
+    /// Writes the server's delivery configuration, for `sgadmin` and the other servers to read.
+    func saveDeliveryConfiguration(_ configuration: DeliveryConfiguration) throws
+}
+
+public typealias OutboxStore = TransactionalStore<any OutboxReading, any OutboxTransaction>
+
+/// Someone who may get e-mail.
+public struct Recipient: Sendable, Equatable {
+    public let employeeID: Int64
+    public let name: String
+    public let email: String
+    /// Their switch for e-mail in `/v1/me/settings`.
+    public let wantsEmail: Bool
+
+    public init(employeeID: Int64, name: String, email: String, wantsEmail: Bool) {
+        self.employeeID = employeeID
+        self.name = name
+        self.email = email
+        self.wantsEmail = wantsEmail
+    }
+}
+
+/// How this deployment delivers, as the server last wrote it.
+public struct DeliveryConfiguration: Sendable, Equatable {
+    /// Whether the server sends e-mail (it has an SMTP URL).
+    public var emailEnabled: Bool
+    /// The base of links in messages (`SG_PUBLIC_URL`), without a trailing slash; "" when not set.
+    public var publicURL: String
+
+    public init(emailEnabled: Bool = false, publicURL: String = "") {
+        self.emailEnabled = emailEnabled
+        self.publicURL = publicURL
+    }
+
+    public static let off = DeliveryConfiguration()
+}
