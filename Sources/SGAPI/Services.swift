@@ -33,6 +33,7 @@ public struct Services: Sendable {
     var people: PeopleService { core.people }
     var notices: NoticeService { core.notices }
     var devices: DeviceService { core.devices }
+    var webhooks: WebhookService { core.webhooks }
 }
 
 /// A `GET /v1/me/holidays` body as sent, and the company's day it was rendered on: what it says of each request

@@ -16,7 +16,7 @@ public struct SGAdmin: AsyncParsableCommand {
         subcommands: [
             Pending.self, List.self, Show.self, Approve.self, Reject.self, Revert.self, Cancel.self,
             AllowanceCommand.self, UserCommand.self, HolidaysCommand.self, NoticeCommand.self, CompanyCommand.self,
-            Migrate.self, Export.self, LDAPCommand.self,
+            Migrate.self, Export.self, LDAPCommand.self, OutboxCommand.self, WebhookCommand.self,
         ])
 
     public init() {}

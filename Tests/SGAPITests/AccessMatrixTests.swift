@@ -59,6 +59,10 @@ import SGTestSupport
         Row(.delete, "/v1/notices/{personalNotice}/read",                           401, 200, 404, 404, 401),
         Row(.get, "/v1/company",                                                    401, 200, 200, 200, 401),
         Row(.put, "/v1/company", body: Body.company,                                401, 403, 403, 200, 401),
+        Row(.get, "/v1/webhooks",                                                   401, 403, 403, 200, 401),
+        Row(.post, "/v1/webhooks", body: Body.webhook,                              401, 403, 403, 201, 401),
+        Row(.get, "/v1/webhooks/{webhook}",                                         401, 403, 403, 200, 401),
+        Row(.delete, "/v1/webhooks/{webhook}",                                      401, 403, 403, 204, 401),
     ]
 
     enum Caller: String, CaseIterable, Sendable {
@@ -79,6 +83,7 @@ import SGTestSupport
         static let notice = #"{"title":"Matrix","body":"Posted by the access matrix."}"#
         static let pin = #"{"pinned":true}"#
         static let company = #"{"name":"Matrix S.L.","workingWeek":[1,2,3,4,5],"defaultAllowance":25,"timeZone":"UTC"}"#
+        static let webhook = #"{"url":"https://hooks.example.com/matrix","events":["holiday.approved"]}"#
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -125,6 +130,8 @@ import SGTestSupport
                     try await client.call(.get, "/v1/notices", token: alice).items.first { $0["kind"] as? String == "personal" }?["id"] as? Int)
                 let companyNotice = try #require(
                     try await client.call(.post, "/v1/notices", token: admin, json: Body.notice).json["id"] as? Int)
+                let webhook = try #require(
+                    try await client.call(.post, "/v1/webhooks", token: admin, json: Body.webhook).json["id"] as? Int)
                 let device = "alice-device-0001"
                 #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: #"{"token":"\#(device)","platform":"android"}"#).status == .created)
                 #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.png()).status == .ok)
@@ -145,6 +152,7 @@ import SGTestSupport
                     .replacingOccurrences(of: "{personalNotice}", with: String(personalNotice))
                     .replacingOccurrences(of: "{companyNotice}", with: String(companyNotice))
                     .replacingOccurrences(of: "{device}", with: device)
+                    .replacingOccurrences(of: "{webhook}", with: String(webhook))
                 let reply = row.body == Body.photo
                     ? try await client.send(row.method, path, token: token, bytes: TestImages.png())
                     : try await client.call(row.method, path, token: token, json: row.body)

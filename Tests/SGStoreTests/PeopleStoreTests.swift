@@ -267,8 +267,10 @@ struct ProvisioningDirectory: EmployeeDirectory {
         #expect(try await f.services.devices.settings(employeeID: f.alice.id).devices.map(\.token) == ["fcm:second-device"])
         await #expect(throws: SGError.self) { try await f.services.devices.removeDevice(employeeID: f.alice.id, token: token) }
 
-        let off = try await f.services.devices.setNotifications(employeeID: f.alice.id, enabled: false)
-        #expect(off == NotificationSettings(notifications: false, devices: []))
+        let off = try await f.services.devices.setChannels(employeeID: f.alice.id, push: false)
+        #expect(off == NotificationSettings(channels: NotificationChannels(push: false, email: true), devices: []))
+        let noMail = try await f.services.devices.setChannels(employeeID: f.alice.id, email: false)
+        #expect(noMail.channels == NotificationChannels(push: false, email: false))
         await #expect(throws: SGError.self) {
             _ = try await f.services.devices.registerDevice(employeeID: f.alice.id, token: token, platform: .ios)
         }

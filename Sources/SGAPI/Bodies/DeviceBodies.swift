@@ -17,11 +17,14 @@ extension DTO {
     }
 
     struct SettingsBody: Encodable {
+        /// Push to the registered devices.
         let notifications: Bool
+        let emailNotifications: Bool
         let devices: [DeviceBody]
 
         init(_ settings: NotificationSettings) {
-            notifications = settings.notifications
+            notifications = settings.channels.push
+            emailNotifications = settings.channels.email
             devices = settings.devices.map(DeviceBody.init)
         }
     }

@@ -6,8 +6,10 @@ import SGCore
 struct DevicesController {
     let services: Services
 
+    /// Each switch is optional: what is left out stays as it is.
     struct SettingsBody: Decodable {
-        let notifications: Bool
+        let notifications: Bool?
+        let emailNotifications: Bool?
     }
 
     struct DeviceBody: Decodable {
@@ -22,11 +24,15 @@ struct DevicesController {
             return try JSON.response(DTO.SettingsBody(try await services.devices.settings(employeeID: employee.id)))
         }
 
-        /// Turns notifications on or off; off also removes every registered device.
+        /// Turns push (`notifications`) or e-mail on or off; push off also removes every registered device.
         group.put("/me/settings") { request, context in
             let employee = try context.requireEmployee()
             let body = try await JSON.decode(SettingsBody.self, from: request, context: context)
-            let settings = try await services.devices.setNotifications(employeeID: employee.id, enabled: body.notifications)
+            guard body.notifications != nil || body.emailNotifications != nil else {
+                throw SGError.invalid(field: "notifications", message: "name notifications, emailNotifications or both")
+            }
+            let settings = try await services.devices.setChannels(
+                employeeID: employee.id, push: body.notifications, email: body.emailNotifications)
             return try JSON.response(DTO.SettingsBody(settings))
         }
 

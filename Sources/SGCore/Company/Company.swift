@@ -90,3 +90,23 @@ public enum CompanyRules {
         return week
     }
 }
+
+/// What the rules read of the company: its working week, default allowance and time zone.
+public struct CompanySettings: Sendable, Equatable {
+    public var name: String
+    public var workingWeek: WorkingWeek
+    public var defaultAllowance: Int
+    public var timeZoneIdentifier: String {
+        didSet { timeZone = TimeZone(identifier: timeZoneIdentifier) ?? .gmt }
+    }
+    /// The zone of `timeZoneIdentifier` (UTC if the identifier is unknown), made once rather than at each "today".
+    public private(set) var timeZone: TimeZone
+
+    public init(name: String, workingWeek: WorkingWeek, defaultAllowance: Int, timeZoneIdentifier: String) {
+        self.name = name
+        self.workingWeek = workingWeek
+        self.defaultAllowance = defaultAllowance
+        self.timeZoneIdentifier = timeZoneIdentifier
+        self.timeZone = TimeZone(identifier: timeZoneIdentifier) ?? .gmt
+    }
+}

@@ -273,3 +273,27 @@ public struct WebhookPayload: Encodable, Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+/// An approver's daily digest of the requests waiting for a decision.
+struct ReminderMail {
+    let requests: [(request: HolidayRequest, owner: Employee)]
+    let waitingHours: Int
+    let today: CalendarDate
+    let publicURL: String
+
+    var subject: String {
+        requests.count == 1
+            ? "1 holiday request waits for your decision" : "\(requests.count) holiday requests wait for your decision"
+    }
+
+    var body: String {
+        var lines = ["Hello,", "", "These requests have waited more than \(waitingHours) hours for a decision:", ""]
+        for (request, owner) in requests {
+            let days = request.workingDays == 1 ? "1 working day" : "\(request.workingDays) working days"
+            lines.append("- \(owner.fullName): \(request.startDate) to \(request.endDate), \(days), asked \(Timestamp.format(request.createdAt))")
+            if !publicURL.isEmpty { lines.append("  \(publicURL)/holidays/\(request.id)") }
+        }
+        lines += ["", "You get this digest once a day while requests wait."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -5,18 +5,15 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The wait after the first failure; each further failure doubles it, up to `maximumDelay`.
     public var firstDelay: TimeInterval
     public var maximumDelay: TimeInterval
-    /// A message still failing this long after it was written (or revived) is dead.
-    public var giveUpAfter: TimeInterval
     /// How long a worker holds a claimed message; longer than any one attempt may take.
     public var lease: TimeInterval
 
-    /// A day of tries.
+    /// A message still failing a day after it was written (or revived by an operator) is dead.
     public static let standardGiveUpAfter: TimeInterval = 86_400
 
-    public init(firstDelay: TimeInterval = 30, maximumDelay: TimeInterval = 3600, giveUpAfter: TimeInterval = standardGiveUpAfter, lease: TimeInterval = 120) {
+    public init(firstDelay: TimeInterval = 30, maximumDelay: TimeInterval = 3600, lease: TimeInterval = 120) {
         self.firstDelay = firstDelay
         self.maximumDelay = maximumDelay
-        self.giveUpAfter = giveUpAfter
         self.lease = lease
     }
 
@@ -91,6 +88,45 @@ public struct DeliveryService: Sendable {
         }
     }
 
+    // MARK: Reminders
+
+    /// The company's hour from which the day's reminders go out.
+    public static let reminderHour = 8
+
+    /// Once a company day, from `reminderHour`: each approver who wants e-mail gets one digest of the requests that
+    /// have waited more than `waitingHours` for a decision (their own excepted). Safe to call often and from several
+    /// servers: a digest is keyed by approver and day, so a second call writes nothing. Returns how many were written.
+    @discardableResult
+    public func remind(waitingHours: Int) async throws -> Int {
+        let now = clock.now()
+        return try await store.write { tx in
+            let company = try tx.company()
+            let today = HolidayService.today(now, company)
+            let configuration = try tx.deliveryConfiguration()
+            let localSeconds = Int(now.timeIntervalSince1970) + company.timeZone.secondsFromGMT(for: now)
+            let hour = ((localSeconds % 86_400 + 86_400) % 86_400) / 3600
+            guard configuration.emailEnabled, hour >= Self.reminderHour else { return 0 }
+            let waiting = try tx.waitingRequests(createdBefore: now.addingTimeInterval(-Double(waitingHours) * 3600))
+            guard !waiting.isEmpty else { return 0 }
+            var written = 0
+            for approver in try tx.approvers() where approver.wantsEmail && !approver.email.isEmpty {
+                let theirs = waiting.filter { $0.owner.id != approver.employeeID }
+                guard !theirs.isEmpty else { continue }
+                let digest = ReminderMail(
+                    requests: theirs, waitingHours: waitingHours, today: today, publicURL: configuration.publicURL)
+                let key = "reminder:\(approver.employeeID):\(today)"
+                guard try tx.outboxMessages(dedupeKey: key).isEmpty else { continue }
+                try tx.enqueue(
+                    OutboxDraft(
+                        channel: .email, event: .holidayReminder, employeeID: approver.employeeID, address: approver.email,
+                        recipientName: approver.name, subject: digest.subject, body: digest.body, dedupeKey: key),
+                    at: now)
+                written += 1
+            }
+            return written
+        }
+    }
+
     // MARK: Operators
 
     public func messages(status: OutboxStatus? = nil, afterID: Int64? = nil, limit: Int = 100) async throws -> [OutboxMessage] {
@@ -114,13 +150,12 @@ public struct DeliveryService: Sendable {
     /// A dead message back to pending, due now, with a new day of tries.
     public func retry(id: Int64) async throws -> OutboxMessage {
         let now = clock.now()
-        let policy = policy
         return try await store.write { tx in
             guard let message = try tx.outboxMessage(id: id) else { throw SGError.notFound("Outbox message \(id) does not exist.") }
             guard message.status == .dead else {
                 throw SGError.conflict("Outbox message \(id) is \(message.status.rawValue); only a dead message can be retried.")
             }
-            _ = try tx.revive(id: id, at: now, giveUpAt: now.addingTimeInterval(policy.giveUpAfter))
+            _ = try tx.revive(id: id, at: now, giveUpAt: now.addingTimeInterval(RetryPolicy.standardGiveUpAfter))
             return try tx.outboxMessage(id: id)!
         }
     }
@@ -128,13 +163,21 @@ public struct DeliveryService: Sendable {
     /// Every dead message back to pending; returns how many.
     public func retryDead() async throws -> Int {
         let now = clock.now()
-        let policy = policy
-        return try await store.write { tx in try tx.revive(id: nil, at: now, giveUpAt: now.addingTimeInterval(policy.giveUpAfter)) }
+        return try await store.write { tx in try tx.revive(id: nil, at: now, giveUpAt: now.addingTimeInterval(RetryPolicy.standardGiveUpAfter)) }
     }
 
     /// Deletes the messages sent before `instant`; returns how many.
     public func purgeSent(before instant: Date) async throws -> Int {
         try await store.write { tx in try tx.purgeSent(before: instant) }
+    }
+
+    /// Deletes the messages sent before the start of `day` in the company's time zone; returns how many.
+    public func purgeSent(before day: CalendarDate) async throws -> Int {
+        try await store.write { tx in
+            let zone = try tx.company().timeZone
+            let midnightUTC = Date(timeIntervalSince1970: Double(day.dayNumber) * 86_400)
+            return try tx.purgeSent(before: midnightUTC.addingTimeInterval(-Double(zone.secondsFromGMT(for: midnightUTC))))
+        }
     }
 
     /// Writes how this server delivers, for `sgadmin` and the other servers to compose messages alike.

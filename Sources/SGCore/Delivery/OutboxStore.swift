@@ -28,10 +28,12 @@ public protocol AudienceReading {
 }
 
 /// What the delivery worker and `sgadmin outbox` read.
-public protocol OutboxReading {
+public protocol OutboxReading: CompanyReading {
     func outboxMessage(id: Int64) throws -> OutboxMessage?
     /// Messages by id, after `afterID`, optionally of one status.
     func outboxMessages(status: OutboxStatus?, afterID: Int64?, limit: Int) throws -> [OutboxMessage]
+    /// The message written with `dedupeKey`, if any (at most one).
+    func outboxMessages(dedupeKey: String) throws -> [OutboxMessage]
     /// How many messages there are of each status.
     func outboxCounts() throws -> [OutboxStatus: Int]
 }
@@ -51,6 +53,8 @@ public protocol OutboxTransaction: OutboxReading, OutboxWriting, AudienceReading
     func purgeSent(before date: Date) throws -> Int
     /// Switches a subscription off (its endpoint answered 410 Gone).
     func disableWebhook(id: Int64, at: Date, reason: String) throws
+    /// Pending requests of active employees created before `instant`, oldest first, with their owners.
+    func waitingRequests(createdBefore instant: Date) throws -> [(request: HolidayRequest, owner: Employee)]
     /// Writes the server's delivery configuration, for `sgadmin` and the other servers to read.
     func saveDeliveryConfiguration(_ configuration: DeliveryConfiguration) throws
 }

@@ -86,7 +86,7 @@ public enum WebhookRules {
             let loopback = ["localhost", "127.0.0.1", "[::1]", "::1"].contains(host.lowercased()) || host.hasPrefix("127.")
             guard loopback || allowInsecure else {
                 throw SGError.invalid(
-                    field: "url", message: "must be https; plain http only to this machine, or with allowInsecure")
+                    field: "url", message: "must be https; plain http only to this machine, unless insecure URLs are allowed explicitly")
             }
             return text
         default:

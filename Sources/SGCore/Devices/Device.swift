@@ -19,13 +19,27 @@ public struct Device: Sendable, Equatable {
     }
 }
 
+/// An employee's switch per channel of notifications.
+public struct NotificationChannels: Sendable, Equatable {
+    /// Push to registered devices; off removes the devices.
+    public var push: Bool
+    /// E-mail of their requests' moves, of requests to decide and of company notices. (Security mail such as a
+    /// password reset is sent whatever this says.)
+    public var email: Bool
+
+    public init(push: Bool = true, email: Bool = true) {
+        self.push = push
+        self.email = email
+    }
+}
+
 /// An employee's notification settings and the devices that will receive them.
 public struct NotificationSettings: Sendable, Equatable {
-    public var notifications: Bool
+    public var channels: NotificationChannels
     public var devices: [Device]
 
-    public init(notifications: Bool, devices: [Device]) {
-        self.notifications = notifications
+    public init(channels: NotificationChannels, devices: [Device]) {
+        self.channels = channels
         self.devices = devices
     }
 }
@@ -49,24 +63,5 @@ public enum DeviceRules {
                 field: "platform", message: "'\(text)' is not one of \(DevicePlatform.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return platform
-    }
-}
-
-public struct CompanySettings: Sendable, Equatable {
-    public var name: String
-    public var workingWeek: WorkingWeek
-    public var defaultAllowance: Int
-    public var timeZoneIdentifier: String {
-        didSet { timeZone = TimeZone(identifier: timeZoneIdentifier) ?? .gmt }
-    }
-    /// The zone of `timeZoneIdentifier` (UTC if the identifier is unknown), made once rather than at each "today".
-    public private(set) var timeZone: TimeZone
-
-    public init(name: String, workingWeek: WorkingWeek, defaultAllowance: Int, timeZoneIdentifier: String) {
-        self.name = name
-        self.workingWeek = workingWeek
-        self.defaultAllowance = defaultAllowance
-        self.timeZoneIdentifier = timeZoneIdentifier
-        self.timeZone = TimeZone(identifier: timeZoneIdentifier) ?? .gmt
     }
 }

@@ -14,14 +14,17 @@ public struct DeviceService: Sendable {
         try await store.read { tx in try Self.settings(tx, employeeID: employeeID) }
     }
 
-    /// Turns notifications on or off; off removes every device of the employee in the same transaction.
-    public func setNotifications(employeeID: Int64, enabled: Bool) async throws -> NotificationSettings {
+    /// Turns channels on or off (nil: unchanged); push off removes every device of the employee in the same
+    /// transaction.
+    public func setChannels(employeeID: Int64, push: Bool? = nil, email: Bool? = nil) async throws -> NotificationSettings {
         try await store.write { tx in
-            guard try tx.notificationsEnabled(employeeID: employeeID) != nil else {
+            guard var channels = try tx.channels(employeeID: employeeID) else {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }
-            try tx.setNotifications(employeeID: employeeID, enabled: enabled)
-            if !enabled { try tx.deleteDevices(employeeID: employeeID) }
+            channels.push = push ?? channels.push
+            channels.email = email ?? channels.email
+            try tx.setChannels(employeeID: employeeID, channels)
+            if !channels.push { try tx.deleteDevices(employeeID: employeeID) }
             return try Self.settings(tx, employeeID: employeeID)
         }
     }
@@ -33,10 +36,10 @@ public struct DeviceService: Sendable {
         let token = try DeviceRules.token(token)
         let now = clock.now()
         return try await store.write { tx in
-            guard let enabled = try tx.notificationsEnabled(employeeID: employeeID) else {
+            guard let channels = try tx.channels(employeeID: employeeID) else {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }
-            guard enabled else {
+            guard channels.push else {
                 throw SGError.conflict("Notifications are off for this account: turn them on (PUT /v1/me/settings) before registering a device.")
             }
             let owner = try tx.deviceOwner(token: token)
@@ -54,9 +57,9 @@ public struct DeviceService: Sendable {
     }
 
     private static func settings(_ tx: any DeviceReading, employeeID: Int64) throws -> NotificationSettings {
-        guard let enabled = try tx.notificationsEnabled(employeeID: employeeID) else {
+        guard let channels = try tx.channels(employeeID: employeeID) else {
             throw SGError.notFound("Employee \(employeeID) does not exist.")
         }
-        return NotificationSettings(notifications: enabled, devices: try tx.devices(employeeID: employeeID))
+        return NotificationSettings(channels: channels, devices: try tx.devices(employeeID: employeeID))
     }
 }

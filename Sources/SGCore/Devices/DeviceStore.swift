@@ -1,8 +1,8 @@
 import Foundation
 
 public protocol DeviceReading {
-    /// Whether the employee wants notifications; nil when there is no such employee.
-    func notificationsEnabled(employeeID: Int64) throws -> Bool?
+    /// The employee's switch per channel; nil when there is no such employee.
+    func channels(employeeID: Int64) throws -> NotificationChannels?
     /// The employee's devices, oldest registration first.
     func devices(employeeID: Int64) throws -> [Device]
     /// Who registered the token last, if anyone.
@@ -10,7 +10,7 @@ public protocol DeviceReading {
 }
 
 public protocol DeviceWriting: DeviceReading {
-    func setNotifications(employeeID: Int64, enabled: Bool) throws
+    func setChannels(employeeID: Int64, _ channels: NotificationChannels) throws
     func deleteDevices(employeeID: Int64) throws
     /// Registers the token for the employee, or refreshes it; a token another employee had moves to this one
     /// as a new registration.

@@ -7,6 +7,8 @@ import SGSQLite
 struct SQLOutbox: OutboxTransaction, WebhookTransaction {
     let connection: SQLConnection
 
+    func company() throws -> CompanySettings { try Rows.company(connection) }
+
     // MARK: Writing
 
     func enqueue(_ draft: OutboxDraft, at: Date, giveUpAt: Date) throws {
@@ -190,6 +192,10 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
         }
     }
 
+    func outboxMessages(dedupeKey: String) throws -> [OutboxMessage] {
+        try messages("SELECT \(Self.messageColumns) FROM outbox WHERE dedupe_key = ?") { $0.bind(1, dedupeKey) }
+    }
+
     func outboxCounts() throws -> [OutboxStatus: Int] {
         try connection.with("SELECT status, count(*) FROM outbox GROUP BY status") { statement in
             var counts = Dictionary(uniqueKeysWithValues: OutboxStatus.allCases.map { ($0, 0) })
@@ -254,6 +260,24 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
         ) { statement in
             statement.bind(3, error)
             statement.bind(4, Timestamp.format(at))
+        }
+    }
+
+    func waitingRequests(createdBefore instant: Date) throws -> [(request: HolidayRequest, owner: Employee)] {
+        try connection.with(
+            """
+            SELECT \(Rows.requestColumnsOfR), \(Rows.employeeColumnsOfE)
+            FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
+            WHERE r.status = 'pending' AND r.created_at < ? AND e.is_active = 1
+            ORDER BY r.created_at, r.id
+            """
+        ) { statement in
+            statement.bind(1, Timestamp.format(instant))
+            var found: [(request: HolidayRequest, owner: Employee)] = []
+            while try statement.step() {
+                found.append((try Rows.request(statement), Rows.employee(statement, from: Rows.requestColumnCount)))
+            }
+            return found
         }
     }
 

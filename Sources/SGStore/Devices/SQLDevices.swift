@@ -17,10 +17,10 @@ struct SQLDevices: DeviceWriting {
             updatedAt: try statement.timestamp(3))
     }
 
-    func notificationsEnabled(employeeID: Int64) throws -> Bool? {
-        try connection.with("SELECT notifications FROM employees WHERE id = ?") { statement in
+    func channels(employeeID: Int64) throws -> NotificationChannels? {
+        try connection.with("SELECT notifications, email_notifications FROM employees WHERE id = ?") { statement in
             statement.bind(1, employeeID)
-            return try statement.step() ? statement.bool(0) : nil
+            return try statement.step() ? NotificationChannels(push: statement.bool(0), email: statement.bool(1)) : nil
         }
     }
 
@@ -40,10 +40,11 @@ struct SQLDevices: DeviceWriting {
         }
     }
 
-    func setNotifications(employeeID: Int64, enabled: Bool) throws {
-        try connection.execute("UPDATE employees SET notifications = ? WHERE id = ?") { statement in
-            statement.bind(1, enabled ? 1 : 0)
-            statement.bind(2, employeeID)
+    func setChannels(employeeID: Int64, _ channels: NotificationChannels) throws {
+        try connection.execute("UPDATE employees SET notifications = ?, email_notifications = ? WHERE id = ?") { statement in
+            statement.bind(1, channels.push ? 1 : 0)
+            statement.bind(2, channels.email ? 1 : 0)
+            statement.bind(3, employeeID)
         }
     }
 

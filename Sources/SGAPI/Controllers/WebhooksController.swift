@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import SGCore
+
+/// Admin: webhook subscriptions (the messages themselves leave through the outbox).
+struct WebhooksController {
+    let services: Services
+
+    struct NewWebhook: Decodable {
+        let url: String
+        let events: [DeliveryEvent]
+        let format: WebhookFormat?
+        /// Plain http to a host other than this machine's loopback.
+        let allowInsecure: Bool?
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// Every subscription, disabled ones included; secrets are not shown.
+        group.get("/webhooks") { _, context in
+            let admin = try context.requireAdmin()
+            let all = try await services.webhooks.list(by: admin.actor)
+            return try JSON.response(DTO.WebhookList(items: all.map { DTO.WebhookBody($0, showSecret: false) }))
+        }
+
+        /// Subscribes a URL to events; the answer carries the signing secret, shown only this once.
+        group.post("/webhooks") { request, context in
+            let admin = try context.requireAdmin()
+            let body = try await JSON.decode(NewWebhook.self, from: request, context: context)
+            let created = try await services.webhooks.add(
+                WebhookDraft(
+                    url: body.url, events: body.events, format: body.format ?? .standard,
+                    allowInsecure: body.allowInsecure ?? false),
+                by: admin.actor)
+            return try JSON.response(DTO.WebhookBody(created, showSecret: true), status: .created)
+        }
+
+        group.get("/webhooks/:id") { _, context in
+            let admin = try context.requireAdmin()
+            let found = try await services.webhooks.subscription(
+                id: try context.parameters.id("id", what: "Webhook"), by: admin.actor)
+            return try JSON.response(DTO.WebhookBody(found, showSecret: false))
+        }
+
+        /// Removes a subscription; its messages already in the outbox stay for inspection.
+        group.delete("/webhooks/:id") { _, context in
+            let admin = try context.requireAdmin()
+            try await services.webhooks.remove(id: try context.parameters.id("id", what: "Webhook"), by: admin.actor)
+            return Response(status: .noContent)
+        }
+    }
+}
