@@ -75,6 +75,21 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // libcurl from the system (apt-get install libcurl4-openssl-dev), through a shim for its variadic calls.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // Sends the outbox: e-mail over SMTP and signed webhooks over HTTP (libcurl), and the server's delivery
+        // worker. The core composes the messages; this only carries them.
+        .target(
+            name: "SGDelivery",
+            dependencies: [
+                "SGCore",
+                "CCurl",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "SGAPI",
             dependencies: [
