@@ -101,13 +101,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Settings from flags and the environment for sgserver and sgadmin (the SG_LDAP_* options too), read by
-        // one resolver that reports every problem at once.
+        // Settings from flags and the environment for sgserver and sgadmin (the SG_LDAP_*, SG_SMTP_* and delivery
+        // options too), read by one resolver that reports every problem at once.
         .target(
             name: "SGSettings",
             dependencies: [
                 "SGCore",
                 "SGLDAP",
+                "SGDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -190,7 +191,7 @@ let package = Package(
         .testTarget(
             name: "SGSettingsTests",
             dependencies: [
-                "SGSettings", "SGLDAP", "SGCore",
+                "SGSettings", "SGLDAP", "SGDelivery", "SGCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
