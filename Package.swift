@@ -133,10 +133,12 @@ let package = Package(
                 "SGStore",
                 "SGCore",
                 "SGLDAP",
+                "SGDelivery",
                 "SGSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
