@@ -191,6 +191,19 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "SGDeliveryTests",
+            dependencies: [
+                // A real SQLite file through the real store, a real aiosmtpd and webhook receiver (scripts/delivery),
+                // and the built sgserver.
+                "sgserver", "SGDelivery", "SGCore", "SGStore", "SGTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "SGSettingsTests",
             dependencies: [
                 "SGSettings", "SGLDAP", "SGDelivery", "SGCore",
