@@ -66,8 +66,8 @@ public final class CurlLane: @unchecked Sendable {
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     private let queue: DispatchQueue
-    /// Touched only on `queue`.
-    private let handle: UnsafeMutableRawPointer?
+    /// Touched only on `queue` (or by `deinit`, when nothing else can).
+    private var handle: UnsafeMutableRawPointer?
 
     public init(name: String = "sgdelivery.lane") {
         queue = DispatchQueue(label: name, qos: .utility)
@@ -76,6 +76,21 @@ public final class CurlLane: @unchecked Sendable {
 
     deinit {
         if let handle { curl_easy_cleanup(handle) }
+    }
+
+    /// Closes the lane's connections on its own queue. Closing an SMTP connection says QUIT and waits for the
+    /// answer, two seconds at most, rather than libcurl's default two minutes.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                if let handle = self.handle {
+                    _ = sg_curl_set_long(handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, 2)
+                    curl_easy_cleanup(handle)
+                    self.handle = nil
+                }
+                continuation.resume()
+            }
+        }
     }
 
     /// Runs `request` on the lane's queue; returns when it completed or failed (within its time-out).

@@ -138,6 +138,7 @@ public struct DeliveryWorker: Service {
             }
             group.cancelAll()
         }
+        for lane in lanes { await lane.close() }
         logger.info("Delivery worker stopped", metadata: ["owner": "\(options.owner)"])
     }
 
