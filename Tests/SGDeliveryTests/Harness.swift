@@ -33,18 +33,33 @@ enum Harness {
         }
     }
 
-    /// A self-signed certificate for 127.0.0.1 and localhost, made once per test run: the test SMTP server's, and
-    /// the CA file its clients trust.
+    /// A self-signed certificate for 127.0.0.1 and localhost (valid two days, made again after one): the test SMTP
+    /// server's, and the CA file its clients trust. Kept in one temporary folder for every test run.
     static let certificate: Result<(cert: String, key: String), HarnessError> = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sg-delivery-tls-\(getpid())")
+        let files = FileManager.default
+        let folder = files.temporaryDirectory.appendingPathComponent("sg-delivery-tls")
         let cert = folder.appendingPathComponent("cert.pem").path
         let key = folder.appendingPathComponent("key.pem").path
+        if let made = (try? files.attributesOfItem(atPath: cert))?[.modificationDate] as? Date,
+           Date().timeIntervalSince(made) < 86_400, files.fileExists(atPath: key)
+        {
+            return .success((cert, key))
+        }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Made aside and moved in, key first, so that a run starting meanwhile never reads half a pair.
+            let fresh = try temporaryFolder("sg-delivery-tls-new")
+            defer { try? files.removeItem(at: fresh) }
             try run("/usr/bin/env", [
                 "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-                "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert,
+                "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                "-keyout", fresh.appendingPathComponent("key.pem").path, "-out", fresh.appendingPathComponent("cert.pem").path,
             ])
+            try files.createDirectory(at: folder, withIntermediateDirectories: true)
+            for name in ["key.pem", "cert.pem"] {
+                guard rename(fresh.appendingPathComponent(name).path, folder.appendingPathComponent(name).path) == 0 else {
+                    throw HarnessError("cannot move \(name) into \(folder.path): errno \(errno)")
+                }
+            }
             return .success((cert, key))
         } catch {
             return .failure(HarnessError("openssl could not make the test certificate: \(error)"))
