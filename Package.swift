@@ -75,6 +75,21 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // libcurl from the system (apt-get install libcurl4-openssl-dev), through a shim for its variadic calls.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+        // Sends the outbox: e-mail over SMTP and signed webhooks over HTTP (libcurl), and the server's delivery
+        // worker. The core composes the messages; this only carries them.
+        .target(
+            name: "SGDelivery",
+            dependencies: [
+                "SGCore",
+                "CCurl",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "SGAPI",
             dependencies: [
@@ -86,13 +101,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Settings from flags and the environment for sgserver and sgadmin (the SG_LDAP_* options too), read by
-        // one resolver that reports every problem at once.
+        // Settings from flags and the environment for sgserver and sgadmin (the SG_LDAP_*, SG_SMTP_* and delivery
+        // options too), read by one resolver that reports every problem at once.
         .target(
             name: "SGSettings",
             dependencies: [
                 "SGCore",
                 "SGLDAP",
+                "SGDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -117,10 +133,12 @@ let package = Package(
                 "SGStore",
                 "SGCore",
                 "SGLDAP",
+                "SGDelivery",
                 "SGSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -173,9 +191,22 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "SGDeliveryTests",
+            dependencies: [
+                // A real SQLite file through the real store, a real aiosmtpd and webhook receiver (scripts/delivery),
+                // and the built sgserver.
+                "sgserver", "SGDelivery", "SGCore", "SGStore", "SGTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "SGSettingsTests",
             dependencies: [
-                "SGSettings", "SGLDAP", "SGCore",
+                "SGSettings", "SGLDAP", "SGDelivery", "SGCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

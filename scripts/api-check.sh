@@ -11,7 +11,6 @@ cd "$(dirname "$0")/.."
 sgserver=${SGSERVER:-.build/debug/sgserver}
 examples=${API_CHECK_EXAMPLES:-100}
 seed=${API_CHECK_SEED:-20260302}
-requirements=scripts/api-check/requirements.txt
 venv=.venv
 passed=0
 failed=0
@@ -19,23 +18,8 @@ pass() { echo "ok: $1"; passed=$((passed + 1)); }
 fail() { echo "FAILED: $1"; failed=$((failed + 1)); }
 finish() { echo "$passed passed, $failed failed"; [ "$failed" -eq 0 ]; exit $?; }
 
-# A venv under the repository, with the pinned tools; rebuilt when the pins change.
-if [ ! -x "$venv/bin/python" ]; then
-    if ! python3 -m venv "$venv" >/dev/null 2>&1; then
-        rm -rf "$venv"
-        scripts/install-deps.sh python3-venv
-        /usr/bin/python3 -m venv "$venv" || { fail "python3 -m venv"; finish; }
-    fi
-fi
-if ! cmp -s "$requirements" "$venv/requirements.installed"; then
-    echo "== pip install -r $requirements"
-    if "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"; then
-        cp "$requirements" "$venv/requirements.installed"
-    else
-        fail "pip install -r $requirements"
-        finish
-    fi
-fi
+# A venv under the repository with the pinned tools (scripts/venv.sh).
+scripts/venv.sh || { fail "scripts/venv.sh (the pinned Python tools)"; finish; }
 
 echo "== openapi-spec-validator api-spec/openapi.yaml"
 # libyaml (which the validator and most generators use) accepts some plain scalars that the YAML grammar, and

@@ -20,6 +20,10 @@ if grep -E "^/.*/(Sources|Tests|Migrations)/.*warning:" "$log" | grep -v "/.buil
     exit 1
 fi
 
+# The delivery tests run aiosmtpd and a webhook receiver from .venv/; without them they fail under CI=true.
+echo "== scripts/venv.sh"
+scripts/venv.sh || echo "warning: scripts/venv.sh failed; the delivery tests will say what is missing"
+
 echo "== swift test"
 # One test at a time: on two cores it is faster than in parallel, and the outage tests measure their
 # timeouts without other tests starving the scheduler.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SGCore
+import SGDelivery
 import SGLDAP
 
 /// sgserver's start-up settings, from its flags and the environment.
@@ -14,6 +15,8 @@ public struct ServerSettings: Sendable {
     public var trustedProxies: Set<String>
     /// The directory settings when SG_DIRECTORY is ldap.
     public var ldap: LDAPConfiguration?
+    /// E-mail (SG_SMTP_*, SG_MAIL_FROM), webhooks and the outbox's worker.
+    public var delivery: DeliverySettings
     /// Settings that work but deserve a line in the log.
     public var warnings: [String]
 
@@ -66,8 +69,11 @@ public struct ServerSettings: Sendable {
             "SG_LOG_LEVEL", default: Logger.Level.info, "is not one of trace, debug, info, notice, warning, error, critical",
             Logger.Level.init(rawValue:))
 
+        let delivery = settings.deliverySettings()
+
         return try settings.checked(ServerSettings(
             host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: logLevel,
-            loginLimits: loginLimits, trustedProxies: trustedProxies, ldap: ldap, warnings: settings.warnings))
+            loginLimits: loginLimits, trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
+            warnings: settings.warnings))
     }
 }

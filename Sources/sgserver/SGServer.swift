@@ -4,9 +4,11 @@ import Hummingbird
 import Logging
 import SGAPI
 import SGCore
+import SGDelivery
 import SGLDAP
 import SGSettings
 import SGStore
+import ServiceLifecycle
 
 /// Reads configuration, opens and migrates the database, and serves the API until SIGTERM or SIGINT.
 @main
@@ -52,6 +54,9 @@ struct SGServer: AsyncParsableCommand {
     @OptionGroup(title: "LDAP directory (with --directory ldap)")
     var ldap: LDAPOptions
 
+    @OptionGroup(title: "E-mail and webhooks")
+    var delivery: DeliveryOptions
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let settings: ServerSettings
@@ -62,7 +67,7 @@ struct SGServer: AsyncParsableCommand {
                     "SG_TOKEN_HOURS": tokenHours, "SG_LOG_LEVEL": logLevel, "SG_LOGIN_MAX_FAILURES": loginMaxFailures,
                     "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": loginMaxFailuresPerAddress,
                     "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow, "SG_TRUSTED_PROXIES": trustedProxies,
-                ].merging(ldap.flags) { flag, _ in flag },
+                ].merging(ldap.flags) { flag, _ in flag }.merging(delivery.flags) { flag, _ in flag },
                 environment: environment)
         } catch {
             FileHandle.standardError.write(Data((error.report("sgserver: invalid configuration") + "\n").utf8))
@@ -103,15 +108,34 @@ struct SGServer: AsyncParsableCommand {
             let services = Services(
                 database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
                 throttle: LoginThrottle(limits: settings.loginLimits), trustedProxies: settings.trustedProxies)
+            let worker = try await deliveryWorker(settings.delivery, database: database, logger: logger)
             let app = buildApplication(
                 configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)
             say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(services.sessions.directory.kind))")
-            try await app.runService()
+            // A group stops its services in reverse order: the server stops taking requests first, then the worker
+            // finishes the sends under way.
+            let group = ServiceGroup(configuration: .init(
+                services: [worker, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            try await group.run()
         } catch let error as SGError {
             FileHandle.standardError.write(Data("sgserver: \(error.message)\n".utf8))
             throw ExitCode(1)
         }
     }
+}
+
+/// Writes how this server delivers into the database (so that messages composed by `sgadmin` and other servers
+/// agree with it) and makes the worker that sends the outbox.
+func deliveryWorker(_ settings: DeliverySettings, database: AppDatabase, logger: Logger) async throws -> DeliveryWorker {
+    let delivery = database.services(retryPolicy: settings.retryPolicy).delivery
+    try await delivery.announce(settings.configuration)
+    if settings.smtp == nil { logger.info("e-mail is off (no SG_SMTP_URL)") }
+    var workerLogger = Logger(label: "sgserver.delivery")
+    workerLogger.logLevel = logger.logLevel
+    return DeliveryWorker(
+        delivery: delivery, email: settings.smtp.map(SMTPSender.init(configuration:)),
+        webhooks: WebhookSender(configuration: settings.webhooks),
+        options: DeliveryWorker.Options(pollInterval: settings.pollInterval, reminderAfterHours: settings.reminderAfterHours), logger: workerLogger)
 }
 
 /// Writes a line to standard output at once (unbuffered), so it shows promptly under `make` or in a log file.

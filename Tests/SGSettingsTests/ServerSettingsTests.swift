@@ -8,7 +8,7 @@ import Testing
 struct ServerSettingsTests {
     /// sgserver's flags, keyed as it hands them over: every one declared, those in `given` given.
     static func flags(_ given: [String: String] = [:]) throws -> [String: String?] {
-        var flags: [String: String?] = try LDAPOptions.parse([]).flags
+        var flags: [String: String?] = try LDAPOptions.parse([]).flags.merging(DeliveryOptions.parse([]).flags) { first, _ in first }
         for name in [
             "SG_HOST", "SG_PORT", "SG_DATABASE", "SG_DIRECTORY", "SG_TOKEN_HOURS", "SG_LOG_LEVEL", "SG_LOGIN_MAX_FAILURES",
             "SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "SG_LOGIN_FAILURE_WINDOW", "SG_TRUSTED_PROXIES",

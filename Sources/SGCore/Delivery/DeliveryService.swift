@@ -47,11 +47,22 @@ public struct DeliveryService: Sendable {
 
     // MARK: The worker
 
-    /// Leases up to `limit` due messages for `owner`.
-    public func claim(owner: String, limit: Int) async throws -> [OutboxMessage] {
+    /// Leases up to `limit` due messages of `channels` for `owner`.
+    public func claim(
+        owner: String, limit: Int, channels: Set<DeliveryChannel> = Set(DeliveryChannel.allCases)
+    ) async throws -> [OutboxMessage] {
         let now = clock.now()
         let until = now.addingTimeInterval(policy.lease)
-        return try await store.write { tx in try tx.claimDue(owner: owner, now: now, leaseUntil: until, limit: limit) }
+        guard limit > 0, !channels.isEmpty else { return [] }
+        return try await store.write { tx in
+            try tx.claimDue(owner: owner, now: now, leaseUntil: until, limit: limit, channels: channels)
+        }
+    }
+
+    /// The subscription a webhook message is for (its URL and signing secret), disabled or not; nil when it was
+    /// removed.
+    public func webhook(id: Int64) async throws -> WebhookSubscription? {
+        try await store.read { tx in try tx.webhook(id: id) }
     }
 
     /// Records one attempt's outcome; returns the message's status after it. A worker that lost its lease (it

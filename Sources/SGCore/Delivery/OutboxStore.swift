@@ -36,12 +36,14 @@ public protocol OutboxReading: CompanyReading {
     func outboxMessages(dedupeKey: String) throws -> [OutboxMessage]
     /// How many messages there are of each status.
     func outboxCounts() throws -> [OutboxStatus: Int]
+    /// A subscription, disabled or not: the worker signs a webhook message with its secret.
+    func webhook(id: Int64) throws -> WebhookSubscription?
 }
 
 public protocol OutboxTransaction: OutboxReading, OutboxWriting, AudienceReading {
-    /// Leases up to `limit` pending messages that are due and not leased by a live worker, oldest due first, and
-    /// counts an attempt on each.
-    func claimDue(owner: String, now: Date, leaseUntil: Date, limit: Int) throws -> [OutboxMessage]
+    /// Leases up to `limit` pending messages of `channels` that are due and not leased by a live worker, oldest
+    /// due first, and counts an attempt on each. (A server without e-mail leaves e-mail to one that has it.)
+    func claimDue(owner: String, now: Date, leaseUntil: Date, limit: Int, channels: Set<DeliveryChannel>) throws -> [OutboxMessage]
     /// Each of these changes a message only while `owner` holds its lease (nil: whoever holds it), and says
     /// whether it did.
     func markSent(id: Int64, owner: String, at: Date) throws -> Bool

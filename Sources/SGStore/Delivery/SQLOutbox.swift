@@ -208,7 +208,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
 
     // MARK: The worker
 
-    func claimDue(owner: String, now: Date, leaseUntil: Date, limit: Int) throws -> [OutboxMessage] {
+    func claimDue(owner: String, now: Date, leaseUntil: Date, limit: Int, channels: Set<DeliveryChannel>) throws -> [OutboxMessage] {
         let now = Timestamp.format(now)
         return try messages(
             """
@@ -216,6 +216,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             WHERE id IN (
                 SELECT id FROM outbox
                 WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3)
+                  AND instr(?5, ' ' || channel || ' ') > 0
                 ORDER BY next_attempt_at, id LIMIT ?4)
             RETURNING \(Self.messageColumns)
             """
@@ -224,6 +225,8 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             statement.bind(2, Timestamp.format(leaseUntil))
             statement.bind(3, now)
             statement.bind(4, limit)
+            // The channels space-separated and padded, so the match is exact: " email webhook ".
+            statement.bind(5, " " + channels.map(\.rawValue).sorted().joined(separator: " ") + " ")
         }.sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
     }
 

@@ -1,0 +1,241 @@
+import CCurl
+import Foundation
+
+/// One transfer for a `CurlLane`: an SMTP submission or an HTTP POST, with its limits.
+struct CurlRequest: Sendable {
+    enum Kind: Sendable {
+        /// Submits `body` (the whole message, CRLF lines) from `from` to `recipients`. `requireTLS` demands
+        /// STARTTLS on smtp:// (smtps:// is TLS from the first byte either way).
+        case smtp(from: String, recipients: [String], requireTLS: Bool, username: String?, password: String?)
+        /// POSTs `body` with these header lines ("Name: value").
+        case httpPost(headers: [String])
+    }
+
+    var url: String
+    /// Which URL schemes libcurl may use, e.g. "smtp,smtps" or "http,https".
+    var protocols: String
+    var kind: Kind
+    var body: [UInt8]
+    /// PEM file of the CAs to trust instead of the system's.
+    var caFile: String?
+    var connectTimeout: TimeInterval
+    /// For the whole transfer, connecting included.
+    var timeout: TimeInterval
+    /// How much of the response body to keep.
+    var responseLimit: Int = 16 * 1024
+}
+
+/// What came back from a transfer.
+struct CurlResponse: Sendable {
+    /// libcurl's result: CURLE_OK (0) when the transfer completed, whatever the server's answer.
+    var code: UInt32
+    /// libcurl's words for a failure ("" when none).
+    var error: String
+    /// The last SMTP reply code or the HTTP status; 0 when the server said nothing.
+    var responseCode: Int
+    /// The start of the response body (HTTP), at most the request's `responseLimit`.
+    var body: [UInt8] = []
+    /// The final HTTP response's Retry-After header, if any.
+    var retryAfter: String?
+    /// The last header lines: for SMTP, the server's replies (libcurl hands them to the header callback), e.g.
+    /// "550 5.1.1 <x@example.com>: Recipient address rejected" and then, when it closes, "221 Bye".
+    var replies: [String] = []
+
+    /// The last reply with the final reply code, in the server's words.
+    var reply: String? {
+        responseCode > 0 ? replies.last { $0.hasPrefix("\(responseCode)") } : nil
+    }
+
+    var completed: Bool { code == CURLE_OK.rawValue }
+    var timedOut: Bool { code == CURLE_OPERATION_TIMEDOUT.rawValue }
+    var loginDenied: Bool { code == CURLE_LOGIN_DENIED.rawValue }
+
+    /// "the error (code N)": for the outbox's last_error and the log.
+    var failure: String {
+        let text = error.isEmpty ? String(cString: curl_easy_strerror(CURLcode(rawValue: code))) : error
+        return "\(text) (curl \(code))"
+    }
+}
+
+/// One libcurl easy handle and the serial queue its transfers run on. A lane is used by one transfer at a time
+/// and kept between them: `curl_easy_reset` clears the options but keeps the handle's connection cache, so the
+/// next message to the same server reuses the connection (and its TLS session). The transfer blocks a Dispatch
+/// thread, never Swift's cooperative pool.
+public final class CurlLane: @unchecked Sendable {
+    /// curl_global_init, once per process, before the first handle.
+    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    private let queue: DispatchQueue
+    /// Touched only on `queue` (or by `deinit`, when nothing else can).
+    private var handle: UnsafeMutableRawPointer?
+
+    public init(name: String = "sgdelivery.lane") {
+        queue = DispatchQueue(label: name, qos: .utility)
+        handle = Self.globalInit ? curl_easy_init() : nil
+    }
+
+    deinit {
+        if let handle { curl_easy_cleanup(handle) }
+    }
+
+    /// Closes the lane's connections on its own queue. Closing an SMTP connection says QUIT and waits for the
+    /// answer, two seconds at most, rather than libcurl's default two minutes.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                if let handle = self.handle {
+                    _ = sg_curl_set_long(handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, 2)
+                    curl_easy_cleanup(handle)
+                    self.handle = nil
+                }
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Runs `request` on the lane's queue; returns when it completed or failed (within its time-out).
+    func perform(_ request: CurlRequest) async -> CurlResponse {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: self.performNow(request)) }
+        }
+    }
+
+    private func performNow(_ request: CurlRequest) -> CurlResponse {
+        guard let handle else {
+            return CurlResponse(code: CURLE_FAILED_INIT.rawValue, error: "libcurl could not be initialised", responseCode: 0)
+        }
+        curl_easy_reset(handle)
+        // Nothing of this transfer (buffers, callbacks) may outlive it in the handle.
+        defer { curl_easy_reset(handle) }
+
+        let transfer = Transfer(upload: request.body, responseLimit: request.responseLimit)
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        var lists: [UnsafeMutablePointer<curl_slist>?] = []
+        defer { lists.forEach { curl_slist_free_all($0) } }
+        func list(_ items: [String]) -> UnsafeMutablePointer<curl_slist>? {
+            var head: UnsafeMutablePointer<curl_slist>?
+            for item in items { head = curl_slist_append(head, item) }
+            lists.append(head)
+            return head
+        }
+
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        var setup = CURLE_OK
+        func check(_ result: CURLcode) {
+            if setup == CURLE_OK { setup = result }
+        }
+        func set(_ option: CURLoption, _ value: Int) { check(sg_curl_set_long(handle, option, value)) }
+        func set(_ option: CURLoption, _ value: String) { check(sg_curl_set_string(handle, option, value)) }
+
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errorPointer in
+            check(sg_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorPointer.baseAddress))
+            set(CURLOPT_URL, request.url)
+            set(CURLOPT_PROTOCOLS_STR, request.protocols)
+            set(CURLOPT_REDIR_PROTOCOLS_STR, request.protocols)
+            set(CURLOPT_FOLLOWLOCATION, 0)
+            // No SIGALRM for DNS time-outs: signals and threads do not mix.
+            set(CURLOPT_NOSIGNAL, 1)
+            set(CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
+            set(CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000))
+            set(CURLOPT_SSL_VERIFYPEER, 1)
+            set(CURLOPT_SSL_VERIFYHOST, 2)
+            if let caFile = request.caFile { set(CURLOPT_CAINFO, caFile) }
+            set(CURLOPT_USERAGENT, "sgemployee")
+
+            check(sg_curl_set_callback(handle, CURLOPT_READFUNCTION) { buffer, size, count, context in
+                guard let buffer, let context else { return 0 }
+                return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().read(into: buffer, capacity: size * count)
+            })
+            check(sg_curl_set_pointer(handle, CURLOPT_READDATA, context))
+            check(sg_curl_set_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
+                guard let context else { return 0 }
+                Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().received(buffer, size * count)
+                return size * count
+            })
+            check(sg_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
+            check(sg_curl_set_callback(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
+                guard let context else { return 0 }
+                Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().header(buffer, size * count)
+                return size * count
+            })
+            check(sg_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+
+            switch request.kind {
+            case .smtp(let from, let recipients, let requireTLS, let username, let password):
+                set(CURLOPT_MAIL_FROM, "<\(from)>")
+                check(sg_curl_set_list(handle, CURLOPT_MAIL_RCPT, list(recipients.map { "<\($0)>" })))
+                set(CURLOPT_UPLOAD, 1)
+                set(CURLOPT_INFILESIZE, request.body.count)
+                set(CURLOPT_USE_SSL, Int(requireTLS ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
+                if let username { set(CURLOPT_USERNAME, username) }
+                if let password { set(CURLOPT_PASSWORD, password) }
+            case .httpPost(let headers):
+                set(CURLOPT_POST, 1)
+                set(CURLOPT_POSTFIELDSIZE, request.body.count)
+                // "Expect:" with no value: no 100-continue round trip before the body.
+                check(sg_curl_set_list(handle, CURLOPT_HTTPHEADER, list(headers + ["Expect:"])))
+            }
+            guard setup == CURLE_OK else { return setup }
+            return curl_easy_perform(handle)
+        }
+
+        var responseCode = 0
+        _ = sg_curl_get_long(handle, CURLINFO_RESPONSE_CODE, &responseCode)
+        let error = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return CurlResponse(
+            code: code.rawValue, error: error, responseCode: responseCode, body: transfer.body,
+            retryAfter: transfer.retryAfter, replies: transfer.lines)
+    }
+}
+
+/// The state of one transfer, reached from libcurl's callbacks on the lane's queue.
+private final class Transfer {
+    private let upload: [UInt8]
+    private var offset = 0
+    private let responseLimit: Int
+    private(set) var body: [UInt8] = []
+    private(set) var retryAfter: String?
+    /// The last few header lines, trimmed.
+    private(set) var lines: [String] = []
+
+    init(upload: [UInt8], responseLimit: Int) {
+        self.upload = upload
+        self.responseLimit = responseLimit
+    }
+
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        let count = min(capacity, upload.count - offset)
+        guard count > 0 else { return 0 }
+        upload.withUnsafeBufferPointer { source in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + offset, byteCount: count)
+        }
+        offset += count
+        return count
+    }
+
+    func received(_ buffer: UnsafeMutablePointer<CChar>?, _ count: Int) {
+        guard let buffer, body.count < responseLimit else { return }
+        let kept = min(count, responseLimit - body.count)
+        body.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: kept))
+    }
+
+    /// One header line; a status line starts a new response (after a 100 Continue, say), whose headers count.
+    func header(_ buffer: UnsafeMutablePointer<CChar>?, _ count: Int) {
+        guard let buffer else { return }
+        let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: count), as: UTF8.self)
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !trimmed.isEmpty {
+            if lines.count == 16 { lines.removeFirst() }
+            lines.append(String(trimmed.prefix(500)))
+        }
+        if line.hasPrefix("HTTP/") {
+            retryAfter = nil
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        if line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "retry-after" {
+            retryAfter = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import SGCore
+import SGStore
+import SGTestSupport
+import Testing
+
+/// The built sgserver with the e-mail settings, as an operator runs it.
+@Suite("sgserver delivers", .serialized, .enabled(if: Harness.shouldRun, "needs .venv (scripts/venv.sh)"))
+struct ServerDeliveryTests {
+    /// sgserver on a free port with a fresh demo database and `environment`; its output goes to a file.
+    final class Server: @unchecked Sendable {
+        let folder: URL
+        let port = freePort()
+        let process = Process()
+        var database: String { folder.appendingPathComponent("sgemployee.sqlite").path }
+        var output: String { (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? "" }
+
+        init(environment extra: [String: String]) throws {
+            folder = try Harness.temporaryFolder("sg-server-delivery")
+            var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SG_") }
+            environment["SG_DATABASE"] = database
+            environment["SG_PORT"] = String(port)
+            environment["SG_LOG_LEVEL"] = "info"
+            for (key, value) in extra { environment[key] = value }
+            let log = folder.appendingPathComponent("server.log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: log)
+            process.executableURL = builtProduct("sgserver")
+            process.arguments = ["--seed-demo"]
+            process.environment = environment
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+            let started = Date()
+            while !canConnect(port: port), process.isRunning, Date().timeIntervalSince(started) < 30 { usleep(50_000) }
+            guard canConnect(port: port) else { throw HarnessError("sgserver did not start: \(output)") }
+        }
+
+        /// SIGTERM, then the exit status.
+        func stop() -> Int32 {
+            process.terminate()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        func curl(_ arguments: [String]) throws -> String {
+            try Harness.run("/usr/bin/env", ["curl", "-sS", "--max-time", "10"] + arguments)
+        }
+
+        func login(_ username: String) throws -> String {
+            let body = try curl([
+                "-X", "POST", "http://127.0.0.1:\(port)/v1/auth/login", "-H", "Content-Type: application/json",
+                "-d", #"{"username":"\#(username)","password":"\#(username)-demo-2026"}"#,
+            ])
+            let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+            guard let token = json?["token"] as? String else { throw HarnessError("no token: \(body)") }
+            return token
+        }
+
+        deinit {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    @Test("a request made through the API reaches the approver by e-mail with a link; SIGTERM still exits 0")
+    func emailThroughTheServer() async throws {
+        let smtp = try await TestSMTPServer.start()
+        let passwordFile = try Harness.temporaryFolder("sg-smtp-password").appendingPathComponent("password")
+        try (TestSMTPServer.password + "\n").write(to: passwordFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: passwordFile.deletingLastPathComponent()) }
+        let server = try await offload {
+            try Server(environment: [
+                "SG_SMTP_URL": smtp.url, "SG_SMTP_USER": TestSMTPServer.user, "SG_SMTP_PASSWORD_FILE": passwordFile.path,
+                "SG_MAIL_FROM": "SGEmployee <noreply@sgemployee.test>", "SG_TLS_CA_FILE": try Harness.certificate.get().cert,
+                "SG_PUBLIC_URL": "https://holidays.example.com/", "SG_DELIVERY_POLL_MS": "50",
+                "SG_DELIVERY_RETRY_SECONDS": "0.2,1",
+            ])
+        }
+        let token = try server.login("alice")
+        // A one-day request far enough ahead to be free of the demo's requests and public holidays.
+        var created: [String: Any]?
+        var day = CalendarDate(Date(), in: TimeZone(identifier: "UTC")!).adding(days: 200)!
+        for _ in 0..<10 where created == nil {
+            while day.isoWeekday > 5 { day = day.adding(days: 1)! }
+            let body = try server.curl([
+                "-X", "POST", "http://127.0.0.1:\(server.port)/v1/me/holidays", "-H", "Authorization: Bearer \(token)",
+                "-H", "Content-Type: application/json", "-d", #"{"startDate":"\#(day)","endDate":"\#(day)"}"#,
+            ])
+            created = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+            if created?["id"] == nil { created = nil }
+            day = day.adding(days: 1)!
+        }
+        let id = try #require(created?["id"] as? Int, "\(server.output)")
+
+        try await waitUntil(within: 20, server.output) {
+            smtp.messages.contains { $0["to_address"] as? String == "admin@example.com" }
+        }
+        let mail = try #require(smtp.messages.first { $0["to_address"] as? String == "admin@example.com" })
+        #expect((mail["subject"] as? String ?? "").hasPrefix("Holiday request from Alice "))
+        #expect((mail["text"] as? String ?? "").contains("https://holidays.example.com/holidays/\(id)"))
+        #expect(mail["tls"] as? Bool == true)
+        #expect(mail["auth"] as? String == TestSMTPServer.user)
+
+        // What the server announced, for sgadmin and other servers to compose alike.
+        let database = try AppDatabase.open(path: server.database)
+        let configuration = try await database.outboxStore.write { tx in try tx.deliveryConfiguration() }
+        #expect(configuration == DeliveryConfiguration(emailEnabled: true, publicURL: "https://holidays.example.com"))
+
+        let status = try await offload { server.stop() }
+        #expect(status == 0, "\(server.output)")
+        #expect(!server.output.contains("e-mail is off"))
+        await smtp.shutdown()
+    }
+
+    @Test("without SG_SMTP_URL: e-mail is off, said once, and no e-mail is written into the outbox")
+    func emailOff() async throws {
+        let server = try await offload { try Server(environment: [:]) }
+        let token = try server.login("alice")
+        let day = CalendarDate(Date(), in: TimeZone(identifier: "UTC")!).adding(days: 210)!
+        _ = try server.curl([
+            "-X", "POST", "http://127.0.0.1:\(server.port)/v1/me/holidays", "-H", "Authorization: Bearer \(token)",
+            "-H", "Content-Type: application/json", "-d", #"{"startDate":"\#(day)","endDate":"\#(day.adding(days: 3)!)"}"#,
+        ])
+        let status = try await offload { server.stop() }
+        #expect(status == 0, "\(server.output)")
+        #expect(server.output.components(separatedBy: "e-mail is off (no SG_SMTP_URL)").count == 2, "\(server.output)")
+        let database = try AppDatabase.open(path: server.database)
+        let configuration = try await database.outboxStore.write { tx in try tx.deliveryConfiguration() }
+        #expect(configuration == DeliveryConfiguration(emailEnabled: false, publicURL: ""))
+        let messages = try await database.services().delivery.messages()
+        #expect(!messages.contains { $0.draft.channel == .email })
+    }
+
+    @Test("bad e-mail settings are named with the others; status 2")
+    func badSettings() throws {
+        let result = try runProduct("sgserver", ["--smtp-url", "imap://mail.example.com"], environment: [
+            "SG_PORT": "x", "SG_SMTP_URL": "smtp://mail.example.com", "SG_SMTP_PASSWORD_FILE": "/nonexistent/password",
+            "SG_PUBLIC_URL": "holidays.example.com",
+        ])
+        #expect(result.status == 2)
+        #expect(result.stderr == """
+            sgserver: invalid configuration:
+              - SG_PORT / --port 'x' is not a port number (1-65535)
+              - SG_PUBLIC_URL / --public-url 'holidays.example.com' is not an http:// or https:// URL without a query, e.g. https://holidays.example.com
+              - SG_SMTP_URL / --smtp-url 'imap://mail.example.com' is not an smtp:// or smtps:// URL with a host (and no user, password or query)
+              - SG_MAIL_FROM / --mail-from is missing: the sender of the e-mails, e.g. "SGEmployee <noreply@example.com>"
+              - SG_SMTP_PASSWORD_FILE / --smtp-password-file '/nonexistent/password' cannot be read
+              - SG_SMTP_PASSWORD_FILE / --smtp-password-file is set but SG_SMTP_USER / --smtp-user is missing
+
+            """)
+    }
+}
