@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import SGCore
+@testable import SGCore
 
 @Suite struct PasswordRulesTests {
     static func refusal(_ password: String, username: String? = "alexandria") -> String? {
@@ -30,5 +30,26 @@ import SGCore
         #expect(Self.refusal("alexandria", username: nil) == nil)
         // Kept as typed: spaces count.
         #expect(Self.refusal("          ") == nil)
+    }
+
+    @Test func resetTokensAreURLSafeRandomAndRecognised() {
+        let (token, digest) = PasswordService.makeResetToken()
+        #expect(token.hasPrefix("sgr_") && token.utf8.count == 47)
+        #expect(token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        #expect(digest == Digests.sha256(Array(token.utf8)) && digest.count == 32)
+        #expect(PasswordService.makeResetToken().token != token)
+        #expect(PasswordService.isResetTokenShaped(token))
+        for other in ["", "sgr_", "sg_" + token.dropFirst(4), token + "x", String(token.dropLast()) + "=", String(token.dropLast()) + "é"] {
+            #expect(!PasswordService.isResetTokenShaped(other), "\(other)")
+        }
+    }
+
+    @Test func theResetMailCarriesTheLinkOrElseTheToken() {
+        let alice = Employee(id: 2, username: "alice", name: "Alice", surname: "Example", email: "alice@example.com", isAdmin: false, isActive: true)
+        let linked = ResetMail(employee: alice, token: "sgr_T", publicURL: "https://hr.example.com")
+        #expect(linked.body.contains("\nhttps://hr.example.com/reset-password?token=sgr_T\n"))
+        #expect(linked.body.contains("30 minutes") && linked.body.contains("alice"))
+        let bare = ResetMail(employee: alice, token: "sgr_T", publicURL: "")
+        #expect(bare.body.contains("\nsgr_T\n") && !bare.body.contains("reset-password"))
     }
 }

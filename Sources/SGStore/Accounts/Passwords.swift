@@ -43,3 +43,20 @@ public enum Passwords {
     }
 }
 
+/// The core's `PasswordHashing` with bcrypt at `cost`.
+public struct BcryptPasswordHasher: PasswordHashing {
+    public let cost: UInt8
+
+    public init(cost: UInt8 = 12) {
+        self.cost = cost
+    }
+
+    public func hash(_ password: String) async -> String {
+        let cost = cost
+        return await Passwords.offload { Bcrypt.hash(Passwords.bcryptInput(password), cost: cost) }
+    }
+
+    public func verify(_ password: String, hash: String) async -> Bool {
+        await Passwords.verify(password, hash: hash)
+    }
+}
