@@ -82,17 +82,15 @@ public struct PasswordService: Sendable {
         return try await store.write { tx -> Int in
             try tx.deleteResetTokens(expiredBefore: now)
             let configuration = try tx.deliveryConfiguration()
-            let accounts = try tx.accounts(login: trimmed, limit: Self.maximumAccountsPerRequest)
-            let recipients = configuration.emailEnabled ? accounts.filter { $0.canReset && !$0.employee.email.isEmpty } : []
-            guard !recipients.isEmpty else {
-                if let standIn = try tx.standInAccount() {
-                    try tx.undoing { try Self.sendLink(tx, to: standIn.employee, token: first, publicURL: configuration.publicURL, at: now) }
+            let (named, standIn) = try tx.accounts(login: trimmed, limit: Self.maximumAccountsPerRequest)
+            let recipients = configuration.emailEnabled ? named.filter { $0.canReset && !$0.employee.email.isEmpty } : []
+            // No one to write to: the same writes for the stand-in, taken back.
+            let writes = recipients.isEmpty ? standIn.map { [$0] } ?? [] : recipients
+            try tx.savepoint(undo: recipients.isEmpty) {
+                for (index, account) in writes.enumerated() {
+                    let token = index == 0 ? first : Self.makeResetToken()
+                    try Self.sendLink(tx, to: account.employee, token: token, publicURL: configuration.publicURL, at: now)
                 }
-                return 0
-            }
-            for (index, account) in recipients.enumerated() {
-                let token = index == 0 ? first : Self.makeResetToken()
-                try Self.sendLink(tx, to: account.employee, token: token, publicURL: configuration.publicURL, at: now)
             }
             return recipients.count
         }

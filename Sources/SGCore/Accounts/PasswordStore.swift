@@ -40,8 +40,9 @@ public protocol PasswordReading {
     func account(employeeID: Int64) throws -> PasswordAccount?
     func account(username: String) throws -> PasswordAccount?
     /// The accounts a login names, as logins match: the one whose username it is (without regard to case), or
-    /// else those whose e-mail address it is (without regard to case). At most `limit`.
-    func accounts(login: String, limit: Int) throws -> [PasswordAccount]
+    /// else those whose e-mail address it is (without regard to case), at most `limit`; and, from the same
+    /// statement, an account to stand in when none is named (nil when there are no employees at all).
+    func accounts(login: String, limit: Int) throws -> (named: [PasswordAccount], standIn: PasswordAccount?)
     func resetToken(digest: Data) throws -> PasswordResetToken?
 }
 
@@ -58,10 +59,9 @@ public protocol PasswordWriting: PasswordReading, OutboxWriting, AudienceReading
     func deleteResetTokens(expiredBefore date: Date) throws
     /// Revokes the employee's bearer tokens, except the one stored under `keeping` (the caller's own).
     func deleteTokens(employeeID: Int64, keeping: Data?) throws
-    /// An account (the first), to stand in for the one a reset request did not find; nil when there is none.
-    func standInAccount() throws -> PasswordAccount?
-    /// Runs `body`, then undoes what it wrote, leaving the rest of the transaction as it was.
-    func undoing(_ body: () throws -> Void) throws
+    /// Runs `body` in a savepoint, then keeps what it wrote or, with `undo`, takes it back and leaves the rest of
+    /// the transaction as it was.
+    func savepoint(undo: Bool, _ body: () throws -> Void) throws
 }
 
 public typealias PasswordStore = TransactionalStore<any PasswordReading, any PasswordWriting>

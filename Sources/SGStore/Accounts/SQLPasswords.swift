@@ -36,17 +36,22 @@ struct SQLPasswords: PasswordWriting, SQLOutboxUser {
         try accounts("e.username = ?") { $0.bind(1, username) }.first
     }
 
-    func accounts(login: String, limit: Int) throws -> [PasswordAccount] {
-        // One statement for both ways of naming an account, so a login that is a username costs what one that is
-        // nothing costs (the e-mail comparison reads every employee either way). The username's match sorts first.
+    func accounts(login: String, limit: Int) throws -> (named: [PasswordAccount], standIn: PasswordAccount?) {
+        // One statement whatever the login names, so that every request reads alike (the e-mail comparison reads
+        // every employee either way): the username's match first, then the e-mail's, then the first employee, who
+        // stands in when no one is named.
         let found = try accounts(
-            "e.username = ?1 OR e.email = ?1 COLLATE NOCASE ORDER BY e.username = ?1 DESC, e.id LIMIT ?2"
+            """
+            e.username = ?1 OR e.email = ?1 COLLATE NOCASE OR e.id = (SELECT min(id) FROM employees)
+            ORDER BY e.username = ?1 DESC, e.email = ?1 COLLATE NOCASE DESC, e.id LIMIT ?2
+            """
         ) { statement in
             statement.bind(1, login)
-            statement.bind(2, limit)
+            statement.bind(2, limit + 1)
         }
-        if let first = found.first, first.employee.username.lowercased() == login.lowercased() { return [first] }
-        return found.filter { $0.employee.email.lowercased() == login.lowercased() }
+        let lowered = login.lowercased()
+        if let first = found.first, first.employee.username.lowercased() == lowered { return ([first], first) }
+        return (Array(found.filter { $0.employee.email.lowercased() == lowered }.prefix(limit)), found.last)
     }
 
     func resetToken(digest: Data) throws -> PasswordResetToken? {
@@ -119,20 +124,16 @@ struct SQLPasswords: PasswordWriting, SQLOutboxUser {
         }
     }
 
-    func standInAccount() throws -> PasswordAccount? {
-        try accounts("1 ORDER BY e.id LIMIT 1") { _ in }.first
-    }
-
-    func undoing(_ body: () throws -> Void) throws {
-        try connection.execute("SAVEPOINT undone")
+    func savepoint(undo: Bool, _ body: () throws -> Void) throws {
+        try connection.execute("SAVEPOINT password_writes")
         do {
             try body()
         } catch {
-            try? connection.execute("ROLLBACK TO undone")
-            try? connection.execute("RELEASE undone")
+            try? connection.execute("ROLLBACK TO password_writes")
+            try? connection.execute("RELEASE password_writes")
             throw error
         }
-        try connection.execute("ROLLBACK TO undone")
-        try connection.execute("RELEASE undone")
+        if undo { try connection.execute("ROLLBACK TO password_writes") }
+        try connection.execute("RELEASE password_writes")
     }
 }
