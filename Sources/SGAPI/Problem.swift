@@ -15,6 +15,8 @@ struct Problem: Encodable {
     var currentStatus: HolidayStatus?
     var allowedActions: [HolidayAction]?
     var conflictingRequestId: Int64?
+    /// password-held-by-directory: the company's own page for changing the password, when configured.
+    var passwordUrl: String?
 
     init(slug: String, title: String, status: HTTPResponse.Status, detail: String) {
         self.type = Self.typePrefix + slug
@@ -108,6 +110,11 @@ struct ProblemMapping {
             headers[.retryAfter] = String(retry)
         case .schemaTooNew:
             problem = Problem(slug: "unavailable", title: "Service unavailable", status: .serviceUnavailable, detail: error.message)
+        case .passwordHeldByDirectory(let url):
+            problem = Problem(
+                slug: "password-held-by-directory", title: "Password kept by the company directory", status: .conflict,
+                detail: error.message)
+            problem.passwordUrl = url
         }
     }
 

@@ -7,6 +7,8 @@ import SGStore
 public struct Services: Sendable {
     public let core: CoreServices
     public let sessions: SessionService
+    /// Password resets and changes, refused when `sessions.directory` keeps the passwords.
+    public let passwords: PasswordService
     /// Addresses of reverse proxies whose X-Forwarded-For is believed when throttling logins per client
     /// (`IPAddress.canonical` form).
     public let trustedProxies: Set<String>
@@ -17,13 +19,15 @@ public struct Services: Sendable {
 
     public init(
         database: AppDatabase, clock: any NowProvider = SystemClock(), directory: (any EmployeeDirectory)? = nil,
-        tokenLifetime: TimeInterval = 12 * 3600, throttle: LoginThrottle? = nil, trustedProxies: Set<String> = []
+        tokenLifetime: TimeInterval = 12 * 3600, throttle: LoginThrottle? = nil, trustedProxies: Set<String> = [],
+        resetThrottle: LoginThrottle? = nil
     ) {
         self.database = database
         core = database.services(clock: clock)
         sessions = core.sessions(
             store: database.sessionStore, directory: directory ?? LocalAccountDirectory(accounts: database.accountStore),
             tokenLifetime: tokenLifetime, throttle: throttle)
+        passwords = core.passwords.served(by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle)
         self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })
         yearViews = database.makeCache(of: RenderedYearView.self, by: RenderedYearView.Key.self)
     }

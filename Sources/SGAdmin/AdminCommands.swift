@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SGCore
-import SGStore  // Passwords: bcrypt
+import SGSettings
 
 struct AllowanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,7 +66,7 @@ struct AllowanceCommand: AsyncParsableCommand {
 
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage local accounts.", subcommands: [Add.self, List.self, Deactivate.self])
+        commandName: "user", abstract: "Manage local accounts.", subcommands: [Add.self, List.self, Deactivate.self, Password.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -84,21 +84,43 @@ struct UserCommand: AsyncParsableCommand {
                 guard passwordStdin else {
                     throw SGError.invalid(field: "--password-stdin", message: "a local account needs a password: pipe it in with --password-stdin")
                 }
-                let password = readPassword()
+                let password = try readPasswordLine()
                 let services = try global.services()
-                let hash = try await Passwords.hash(password)
+                let hash = try await services.passwords.hashForNewAccount(password, username: username)
                 let employee = try await services.accounts.addEmployee(NewEmployee(
                     username: username, name: name, surname: surname, email: email, isAdmin: admin, passwordHash: hash))
                 printOut("Added \(employee.username) (id \(employee.id))\(employee.isAdmin ? " as an admin" : "").\n")
             }
         }
+    }
 
-        func readPassword() -> String {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            var text = String(decoding: data, as: UTF8.self)
-            if text.hasSuffix("\n") { text.removeLast() }
-            if text.hasSuffix("\r") { text.removeLast() }
-            return text
+    struct Password: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a local account's password, read from standard input; the employee's sessions end.",
+            discussion: """
+                The password obeys the same rules as everywhere: at least 10 characters, at most 256 bytes, not the \
+                username, no NUL. Accounts of the company directory (LDAP) keep their password there and are refused \
+                (with SG_LDAP_PASSWORD_URL named, when set).
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Flag(help: "Read the password from standard input (one line).") var passwordStdin = false
+
+        func run() async throws {
+            try await running {
+                guard passwordStdin else {
+                    throw SGError.invalid(field: "--password-stdin", message: "pipe the new password in with --password-stdin")
+                }
+                let password = try readPasswordLine()
+                let services = try global.services()
+                // The directory's page, for the refusal of a directory account; a bad value is the server's to report.
+                var settings = SettingsResolver(flags: [:], environment: ProcessInfo.processInfo.environment)
+                let passwords = PasswordService(
+                    store: services.passwords.store, hasher: services.passwords.hasher, clock: services.passwords.clock,
+                    passwordPage: settings.ldapPasswordURL())
+                let employee = try await passwords.setPassword(username: username, to: password)
+                printOut("Set the password of \(employee.username); their sessions are ended.\n")
+            }
         }
     }
 
@@ -135,6 +157,15 @@ struct UserCommand: AsyncParsableCommand {
             }
         }
     }
+}
+
+/// One line of standard input, without its line break: a password piped in (`--password-stdin`).
+func readPasswordLine() throws -> String {
+    guard var line = readLine(strippingNewline: true) else {
+        throw SGError.invalid(field: "password", message: "nothing on standard input: pipe the password in, one line")
+    }
+    if line.hasSuffix("\r") { line.removeLast() }
+    return line
 }
 
 struct HolidaysCommand: AsyncParsableCommand {

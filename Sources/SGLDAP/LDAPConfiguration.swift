@@ -119,12 +119,15 @@ public struct LDAPConfiguration: Sendable, Equatable {
     public var threads: Int
     /// Retry-After sent with 503 when the directory cannot be reached.
     public var retryAfterSeconds: Int
+    /// The company's own page for changing a directory password (SG_LDAP_PASSWORD_URL): where the app's password
+    /// routes, which refuse, send employees. Nil when the company has none to name.
+    public var passwordURL: String?
 
     public init(
         url: String, baseDN: String, bindDN: String? = nil, bindPassword: String? = nil,
         mode: Mode = .searchThenBind(filter: "(uid={username})"), scope: Scope = .sub, admin: AdminRule? = nil,
         attributes: Attributes = Attributes(), tls: TLS = TLS(), connectTimeout: Double = 3, timeout: Double = 3,
-        syncFilter: String? = nil, threads: Int = 4, retryAfterSeconds: Int = 15
+        syncFilter: String? = nil, threads: Int = 4, retryAfterSeconds: Int = 15, passwordURL: String? = nil
     ) {
         self.url = url
         self.baseDN = baseDN
@@ -140,6 +143,7 @@ public struct LDAPConfiguration: Sendable, Equatable {
         self.syncFilter = syncFilter
         self.threads = max(1, threads)
         self.retryAfterSeconds = max(1, retryAfterSeconds)
+        self.passwordURL = passwordURL
     }
 
     /// The longest a login waits for the directory before answering 503: one connect and one operation's worth.

@@ -21,6 +21,8 @@ public final class LDAPDirectory: EmployeeDirectory {
     /// a login refreshes them all, so employees edit none of them in the app.
     public let ownedFields: Set<ProfileField> = [.name, .surname, .email, .position, .phone]
     public let configuration: LDAPConfiguration
+    /// Passwords are the directory's: the app's reset and change routes point here instead.
+    public var passwordPage: String? { configuration.passwordURL }
     let logger: Logger
     let executor: BlockingExecutor
     /// Connections bound as the service account (or anonymous when there is none): searches.

@@ -53,6 +53,8 @@ public struct LDAPOptions: ParsableArguments {
     public var syncFilter: String?
     @Option(name: .customLong("ldap-threads"), help: "Threads (and connections) for directory calls [SG_LDAP_THREADS, default 4].")
     public var threads: String?
+    @Option(name: .customLong("ldap-password-url"), help: "The company's page for changing a directory password, which the app's password routes point to [SG_LDAP_PASSWORD_URL].")
+    public var passwordURL: String?
 
     public init() {}
 
@@ -83,6 +85,7 @@ public struct LDAPOptions: ParsableArguments {
             "SG_LDAP_CONNECT_TIMEOUT": connectTimeout,
             "SG_LDAP_SYNC_FILTER": syncFilter,
             "SG_LDAP_THREADS": threads,
+            "SG_LDAP_PASSWORD_URL": passwordURL,
         ]
     }
 

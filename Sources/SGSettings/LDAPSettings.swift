@@ -1,4 +1,5 @@
 import Foundation
+import SGCore
 import SGLDAP
 
 extension SettingsResolver {
@@ -161,16 +162,31 @@ extension SettingsResolver {
             problem("\(label("SG_LDAP_SYNC_FILTER")) '\(syncFilter)' is not a parenthesized filter with balanced parentheses")
         }
         let threads = integer("SG_LDAP_THREADS", trimmed: true, in: 1...64, default: 4)
+        let passwordURL = ldapPasswordURL()
 
         guard problems.count == problemsBefore, let url else { return nil }
         let configuration = LDAPConfiguration(
             url: url, baseDN: baseDN ?? "", bindDN: bindDN, bindPassword: bindPassword, mode: mode, scope: scope,
             admin: admin, attributes: attributes, tls: tls, connectTimeout: connectTimeout, timeout: timeout,
-            syncFilter: syncFilter, threads: threads)
+            syncFilter: syncFilter, threads: threads, passwordURL: passwordURL)
         if configuration.sendsPasswordsInClear {
             warn("SG_LDAP_URL is ldap:// without SG_LDAP_START_TLS: passwords cross the network unencrypted")
         }
         return configuration
+    }
+
+    /// SG_LDAP_PASSWORD_URL: the company's page for changing a directory password, an http(s) address (an intranet
+    /// host without a dot too); nil when unset or a problem.
+    public mutating func ldapPasswordURL() -> String? {
+        guard let raw = text("SG_LDAP_PASSWORD_URL") else { return nil }
+        guard TextRules.fits(raw, 300), !raw.contains(where: { $0.isWhitespace || $0.isNewline }),
+              let components = URLComponents(string: raw), let scheme = components.scheme?.lowercased(),
+              scheme == "https" || scheme == "http", !(components.host ?? "").isEmpty
+        else {
+            problem("\(label("SG_LDAP_PASSWORD_URL")) '\(raw)' is not an http(s) address with a host (at most 300 characters)")
+            return nil
+        }
+        return raw
     }
 
     private static func isAttributeDescription(_ name: String) -> Bool {

@@ -272,6 +272,10 @@ extension AppDatabase {
 
     public var sessionStore: any SessionStore { SQLSessions(database: self) }
 
+    public var passwordStore: any PasswordStore {
+        SQLStore<any PasswordReading, any PasswordWriting>(database: self, reading: SQLPasswords.init, writing: SQLPasswords.init)
+    }
+
     public var outboxStore: any OutboxStore {
         SQLStore<any OutboxReading, any OutboxTransaction>(database: self, reading: SQLOutbox.init, writing: SQLOutbox.init)
     }
@@ -287,7 +291,8 @@ extension AppDatabase {
             people: PeopleService(store: peopleStore, clock: clock), notices: NoticeService(store: noticeStore, clock: clock),
             devices: DeviceService(store: deviceStore, clock: clock), accounts: AccountService(store: accountStore, clock: clock),
             delivery: DeliveryService(store: outboxStore, clock: clock, policy: retryPolicy),
-            webhooks: WebhookService(store: webhookStore, clock: clock))
+            webhooks: WebhookService(store: webhookStore, clock: clock),
+            passwords: PasswordService(store: passwordStore, hasher: BcryptPasswordHasher(), clock: clock))
     }
 }
 

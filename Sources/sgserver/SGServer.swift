@@ -107,7 +107,8 @@ struct SGServer: AsyncParsableCommand {
             }
             let services = Services(
                 database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
-                throttle: LoginThrottle(limits: settings.loginLimits), trustedProxies: settings.trustedProxies)
+                throttle: LoginThrottle(limits: settings.loginLimits), trustedProxies: settings.trustedProxies,
+                resetThrottle: LoginThrottle(limits: settings.loginLimits, counting: "password-reset attempts"))
             let worker = try await deliveryWorker(settings.delivery, database: database, logger: logger)
             let app = buildApplication(
                 configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)

@@ -24,6 +24,9 @@ import SGTestSupport
         Row(.post, "/v1/auth/login", body: Body.aliceLogin,                         200, 200, 200, 200, 200),
         Row(.post, "/v1/auth/login", body: Body.carolLogin,                         403, 403, 403, 403, 403),
         Row(.post, "/v1/auth/logout",                                               401, 204, 204, 204, 401),
+        Row(.post, "/v1/auth/password-reset", body: Body.resetRequest,              202, 202, 202, 202, 202),
+        Row(.post, "/v1/auth/password-reset/confirm", body: Body.resetConfirm,      422, 422, 422, 422, 422),
+        Row(.put, "/v1/me/password", body: Body.passwordChange,                     401, 204, 204, 204, 401),
         Row(.get, "/v1/me",                                                         401, 200, 200, 200, 401),
         Row(.get, "/v1/me/holidays",                                                401, 200, 200, 200, 401),
         Row(.post, "/v1/me/holidays", body: Body.newHoliday,                        401, 201, 201, 201, 401),
@@ -73,6 +76,9 @@ import SGTestSupport
     enum Body {
         static let aliceLogin = #"{"username":"alice","password":"\#(Fixture.password)"}"#
         static let carolLogin = #"{"username":"carol","password":"\#(Fixture.password)"}"#
+        static let resetRequest = #"{"login":"alice"}"#
+        static let resetConfirm = #"{"token":"sgr_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG","newPassword":"matrix-password-1"}"#
+        static let passwordChange = #"{"currentPassword":"\#(Fixture.password)","newPassword":"matrix-password-1"}"#
         static let newHoliday = #"{"startDate":"2026-06-01","endDate":"2026-06-03","comment":"matrix"}"#
         static let reason = #"{"reason":"Audit week"}"#
         static let days = #"{"days":30}"#

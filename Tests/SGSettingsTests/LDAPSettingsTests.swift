@@ -143,3 +143,24 @@ struct LDAPSettingsTests {
         #expect(try #require(plain.configuration).sendsPasswordsInClear)
     }
 }
+
+extension LDAPSettingsTests {
+    @Test("SG_LDAP_PASSWORD_URL: the company's password page, an http(s) address")
+    func passwordPage() throws {
+        let base = [
+            "SG_LDAP_URL": "ldaps://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com",
+            "SG_LDAP_BIND_DN": "cn=svc,dc=example,dc=com", "SG_LDAP_BIND_PASSWORD": "pw",
+        ]
+        #expect(try Self.resolve(base).configuration?.passwordURL == nil)
+        for page in ["https://id.example.com/password", "http://intranet/passwort?lang=de"] {
+            let resolution = try Self.resolve(base.merging(["SG_LDAP_PASSWORD_URL": page]) { _, new in new })
+            #expect(resolution.problems.isEmpty && resolution.configuration?.passwordURL == page)
+            #expect(LDAPDirectory(configuration: try #require(resolution.configuration)).passwordPage == page)
+        }
+        for bad in ["id.example.com/password", "ftp://id.example.com", "https://", "https://id.example.com/a b"] {
+            let resolution = try Self.resolve(base.merging(["SG_LDAP_PASSWORD_URL": bad]) { _, new in new })
+            #expect(resolution.configuration == nil)
+            #expect(resolution.problems == ["SG_LDAP_PASSWORD_URL / --ldap-password-url '\(bad)' is not an http(s) address with a host (at most 300 characters)"])
+        }
+    }
+}

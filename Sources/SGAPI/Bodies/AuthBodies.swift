@@ -38,6 +38,11 @@ extension DTO {
         }
     }
 
+    /// What every password-reset request gets back.
+    struct ResetRequested: Encodable {
+        let message: String
+    }
+
     struct Token: Encodable {
         let token: String
         let tokenType = "Bearer"

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import SGCore
 
-/// Logins and logouts.
+/// Logins and logouts, and password resets.
 struct AuthController {
     let services: Services
 
@@ -10,6 +10,20 @@ struct AuthController {
         let username: String
         let password: String
     }
+
+    struct ResetRequestBody: Decodable {
+        let login: String
+    }
+
+    struct ResetConfirmBody: Decodable {
+        let token: String
+        let newPassword: String
+    }
+
+    /// The one answer to every reset request, whoever it names.
+    static let resetRequested = DTO.ResetRequested(
+        message: "If this names an account whose password can be reset here, a link is on its way to the account's "
+            + "e-mail address. It works once, within \(Int(PasswordService.resetLifetime / 60)) minutes.")
 
     func addPublicRoutes(to router: Router<AppRequestContext>) {
         /// Exchanges a username and password for a bearer token.
@@ -19,6 +33,24 @@ struct AuthController {
                 username: body.username, password: body.password,
                 clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
             return try JSON.response(DTO.Token(issued))
+        }
+
+        /// Asks for a reset link by e-mail. The same 202 whether or not the login names anyone.
+        router.post("/v1/auth/password-reset") { request, context in
+            let body = try await JSON.decode(ResetRequestBody.self, from: request, context: context)
+            try await services.passwords.requestReset(
+                login: body.login,
+                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
+            return try JSON.response(Self.resetRequested, status: .accepted)
+        }
+
+        /// Sets a new password with the token from the link; every session of the account ends.
+        router.post("/v1/auth/password-reset/confirm") { request, context in
+            let body = try await JSON.decode(ResetConfirmBody.self, from: request, context: context)
+            try await services.passwords.confirmReset(
+                token: body.token, newPassword: body.newPassword,
+                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
+            return Response(status: .noContent)
         }
     }
 

@@ -25,7 +25,23 @@ struct ProfileController {
         }
     }
 
+    struct PasswordBody: Decodable {
+        let currentPassword: String
+        let newPassword: String
+    }
+
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        /// Changes the logged-in employee's password. The token of this call stays valid; the employee's other
+        /// sessions end, as a stolen session should when its owner changes the password.
+        group.put("/me/password") { request, context in
+            let employee = try context.requireEmployee()
+            let body = try await JSON.decode(PasswordBody.self, from: request, context: context)
+            try await services.passwords.changePassword(
+                employeeID: employee.id, current: body.currentPassword, new: body.newPassword, keepingToken: context.token,
+                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
+            return Response(status: .noContent)
+        }
+
         /// The logged-in employee's profile, private fields included, and which fields they may change.
         group.get("/me") { _, context in
             let employee = try context.requireEmployee()

@@ -40,6 +40,10 @@ public protocol EmployeeDirectory: Sendable {
     var provisionsEmployees: Bool { get }
     /// Profile fields the directory holds, which employees cannot change through the API.
     var ownedFields: Set<ProfileField> { get }
+    /// True when the directory keeps the passwords: the app neither resets nor changes them.
+    var holdsPasswords: Bool { get }
+    /// The company's own page for changing a password the directory keeps, if it has one.
+    var passwordPage: String? { get }
     /// Returns the account, or throws `SGError.unauthenticated` (wrong username or password, the same message
     /// for both) or `SGError.unavailable` (the directory cannot be reached).
     func authenticate(username: String, password: String) async throws -> DirectoryAccount
@@ -51,4 +55,9 @@ extension EmployeeDirectory {
     public var ownedFields: Set<ProfileField> {
         provisionsEmployees ? [.name, .surname, .email] : []
     }
+
+    /// A directory that vouches for employees checks their passwords itself; local accounts are ours.
+    public var holdsPasswords: Bool { provisionsEmployees }
+
+    public var passwordPage: String? { nil }
 }

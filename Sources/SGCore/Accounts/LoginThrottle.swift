@@ -6,6 +6,9 @@ import Foundation
 ///
 /// Only wrong-credential failures count; an unreachable directory does not. A successful login clears its
 /// username's failures but not its address's, so one valid account cannot be used to reset the address limit.
+///
+/// Password resets keep a throttle of their own, where every request counts (a reset mails someone) and failed
+/// confirmations count per address only.
 public actor LoginThrottle {
     public struct Limits: Sendable, Equatable {
         /// Failed logins allowed per username within `window`.
@@ -27,15 +30,22 @@ public actor LoginThrottle {
     private var failures: [String: [Date]] = [:]
     /// Upper bound on remembered keys, so a flood of distinct usernames cannot grow memory without limit.
     private let maximumKeys: Int
+    /// What is counted, as the refusal names it: "failed logins".
+    private let counted: String
 
-    public init(limits: Limits = Limits(), clock: any NowProvider = SystemClock(), maximumKeys: Int = 50_000) {
+    public init(
+        limits: Limits = Limits(), clock: any NowProvider = SystemClock(), maximumKeys: Int = 50_000,
+        counting counted: String = "failed logins"
+    ) {
         self.limits = limits
         self.clock = clock
         self.maximumKeys = max(2, maximumKeys)
+        self.counted = counted
     }
 
-    /// Throws `SGError.tooManyAttempts` when the username or the address has used up its failures.
-    public func check(username: String, address: String?) throws {
+    /// Throws `SGError.tooManyAttempts` when the username or the address has used up its failures. A nil
+    /// username checks the address only.
+    public func check(username: String?, address: String?) throws {
         let now = clock.now()
         var wait = 0
         for (key, limit) in keys(username: username, address: address) {
@@ -45,12 +55,12 @@ public actor LoginThrottle {
         }
         if wait > 0 {
             throw SGError.tooManyAttempts(
-                "Too many failed logins. Wait \(wait) second\(wait == 1 ? "" : "s") before trying again.",
+                "Too many \(counted). Wait \(wait) second\(wait == 1 ? "" : "s") before trying again.",
                 retryAfterSeconds: wait)
         }
     }
 
-    public func recordFailure(username: String, address: String?) {
+    public func recordFailure(username: String?, address: String?) {
         let now = clock.now()
         if failures.count >= maximumKeys { sweep(now: now) }
         for (key, limit) in keys(username: username, address: address) {
@@ -66,8 +76,8 @@ public actor LoginThrottle {
         failures[Self.usernameKey(username)] = nil
     }
 
-    private func keys(username: String, address: String?) -> [(String, Int)] {
-        var keys = [(Self.usernameKey(username), limits.perUsername)]
+    private func keys(username: String?, address: String?) -> [(String, Int)] {
+        var keys = username.map { [(Self.usernameKey($0), limits.perUsername)] } ?? []
         if let address, !address.isEmpty { keys.append(("a:" + address, limits.perAddress)) }
         return keys
     }

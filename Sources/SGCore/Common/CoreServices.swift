@@ -10,10 +10,13 @@ public struct CoreServices: Sendable {
     public let accounts: AccountService
     public let delivery: DeliveryService
     public let webhooks: WebhookService
+    /// Local passwords as `sgadmin` sets them; the server serves `passwords.served(by:…)`.
+    public let passwords: PasswordService
 
     public init(
         holidays: HolidayService, company: CompanyService, people: PeopleService, notices: NoticeService,
-        devices: DeviceService, accounts: AccountService, delivery: DeliveryService, webhooks: WebhookService
+        devices: DeviceService, accounts: AccountService, delivery: DeliveryService, webhooks: WebhookService,
+        passwords: PasswordService
     ) {
         self.holidays = holidays
         self.company = company
@@ -23,6 +26,7 @@ public struct CoreServices: Sendable {
         self.accounts = accounts
         self.delivery = delivery
         self.webhooks = webhooks
+        self.passwords = passwords
     }
 
     /// Logins and tokens checked by `directory`, over the same accounts.

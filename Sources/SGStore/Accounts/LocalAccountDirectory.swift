@@ -17,7 +17,7 @@ public struct LocalAccountDirectory: EmployeeDirectory {
     }
 
     public func authenticate(username: String, password: String) async throws -> DirectoryAccount {
-        // bcrypt reads 72 bytes; no stored password is longer, so a longer one is wrong, not truncated to a match.
+        // No stored password is longer than the rules allow, so a longer one is wrong without any bcrypt work.
         guard password.utf8.count <= Passwords.maximumLength else {
             throw SGError.unauthenticated("Wrong username or password.")
         }
