@@ -117,6 +117,21 @@ targets = [
     ("server RSS <= 150 MB", server_rss_mib <= 150, f"{server_rss_mib:.0f} MiB"),
 ]
 
+# 6: delivery. Scenario 2's load while the outbox drains, and after.
+delivery = read_json(os.path.join(ARGS.dir, "delivery.json"))
+for key in ("delivery_draining", "delivery_after"):
+    delivery[key] = read_json(os.path.join(ARGS.dir, key + ".json"))
+    delivery[key]["ratio_to_baseline"] = round(delivery[key]["rps"] / baseline_rps, 3)
+    delivery[key]["error_count"] = sum(delivery[key]["errors"].values())
+targets += [
+    ("delivery: every queued e-mail received once", delivery["received"] == delivery["queued"] == delivery["distinct_message_ids"]
+     and delivery["dead"] == 0 and delivery["pending_left"] == 0,
+     f'{delivery["received"]} of {delivery["queued"]} ({delivery["distinct_message_ids"]} Message-IDs, {delivery["dead"]} dead)'),
+    ("delivery: scenario 2 errors = 0 while draining",
+     delivery["delivery_draining"]["error_count"] + delivery["delivery_after"]["error_count"] == 0,
+     str(delivery["delivery_draining"]["error_count"] + delivery["delivery_after"]["error_count"])),
+]
+
 now = datetime.datetime.now(datetime.timezone.utc)
 report = {
     "date": now.isoformat(timespec="seconds"),
@@ -130,6 +145,7 @@ report = {
     "sgadmin": commands,
     "server": {"rss_mib_after_run": server_rss_mib, "peak_rss_mib": round(int(ARGS.server_hwm_kib) / 1024, 1)},
     "invariants": invariants,
+    "delivery": delivery,
     "targets": [{"target": name, "met": met, "measured": value} for name, met, value in targets],
 }
 path = os.path.join("bench", "results", now.strftime("bench-%Y%m%d-%H%M%S.json"))
@@ -162,6 +178,14 @@ for name in ["pending", "approve", "export"]:
         command = commands[name]
         print(f"| {labels[name]:<48} | {command['wall_ms_median']:>9.0f} | {command['wall_ms_max']:>7.0f} | "
               f"{command['peak_rss_mib_max']:>12.1f} |")
+draining, after = delivery["delivery_draining"], delivery["delivery_after"]
+print(f"\n6 delivery: {delivery['queued']} e-mails queued by one notice, {delivery['received']} received by the SMTP server "
+      f"in {delivery['seconds']:.1f} s ({delivery['messages_per_second']:.0f} messages/s; {delivery['sent_during_load']} "
+      f"of them during the {ARGS.seconds} s load)")
+print(f"| {'scenario 2 beside delivery':<48} | {'req/s':>8} | {'vs 1':>5} | {'p50 ms':>7} | {'p99 ms':>7} |")
+print(f"|{'-' * 50}|{'-' * 10}|{'-' * 7}|{'-' * 9}|{'-' * 9}|")
+for label, result in (("while the outbox drains", draining), ("after, outbox empty", after)):
+    print(f"| {label:<48} | {result['rps']:>8.0f} | {result['ratio_to_baseline']:>5.0%} | {result['p50_ms']:>7.2f} | {result['p99_ms']:>7.2f} |")
 print(f"\nserver RSS after the run: {server_rss_mib:.0f} MiB (peak {report['server']['peak_rss_mib']:.0f} MiB)")
 print(f"invariants: {'all hold' if not broken else 'BROKEN'} ({len(invariants)} checks)")
 for check in broken:
@@ -176,4 +200,7 @@ if broken:
     sys.exit(1)
 if any(results[key]["error_count"] for key, _ in scenarios):
     print("bench: FAILED: a load saw errors", file=sys.stderr)
+    sys.exit(1)
+if not (delivery["received"] == delivery["queued"] == delivery["distinct_message_ids"]) or delivery["pending_left"] or delivery["dead"]:
+    print("bench: FAILED: the outbox did not deliver every e-mail exactly once", file=sys.stderr)
     sys.exit(1)

@@ -146,6 +146,66 @@ cat "$dir/invariants.txt" >&2
 cleanup
 trap - EXIT
 
+# 6: the outbox drained into a real SMTP server (aiosmtpd with STARTTLS, from .venv/) while scenario 2's load runs,
+# then the same load again once the outbox is empty. A company notice to everyone queues one e-mail per employee.
+say "6 delivery: a notice e-mailed to every employee, drained into a local SMTP server beside scenario 2's load"
+scripts/venv.sh >&2 || fail "cannot set up .venv for the SMTP server"
+smtp_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$dir/mail" "$dir/tls"
+.venv/bin/python scripts/delivery/smtp_server.py --port "$smtp_port" --dir "$dir/mail" --tls-dir "$dir/tls" \
+    > "$dir/smtp.log" 2>&1 &
+smtp=$!
+cleanup() {
+    [ -n "$background" ] && kill "$background" 2>/dev/null || true
+    kill "$server" "$smtp" 2>/dev/null || true
+    wait "$server" "$smtp" 2>/dev/null || true
+}
+trap cleanup EXIT
+for _ in $(seq 1 100); do
+    [ -s "$dir/tls/cert.pem" ] && python3 -c "import socket; socket.create_connection(('127.0.0.1', $smtp_port), 1)" 2>/dev/null && break
+    kill -0 "$smtp" 2>/dev/null || { cat "$dir/smtp.log" >&2; fail "the SMTP server did not start"; }
+    sleep 0.2
+done
+"$bin/sgserver" --host 127.0.0.1 --port "$port" --database "$db" --log-level warning \
+    --smtp-url "smtp://127.0.0.1:$smtp_port" --mail-from "Bench <bench@example.com>" --tls-ca-file "$dir/tls/cert.pem" \
+    --public-url "https://holidays.example.com" > "$dir/server-delivery.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do
+    curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null && break
+    kill -0 "$server" 2>/dev/null || { cat "$dir/server-delivery.log" >&2; fail "sgserver with e-mail did not start"; }
+    sleep 0.2
+done
+run_wrk delivery_warmup me_holidays.lua /v1/me/holidays 3
+queued_before=$(q "SELECT COUNT(*) FROM outbox;")
+posted_at=$(date +%s.%N)
+"$bin/sgadmin" notice post --title "Bench: the office closes on Friday" --body "Enjoy the long weekend." --as admin01 \
+    > /dev/null || fail "sgadmin notice post"
+queued=$(( $(q "SELECT COUNT(*) FROM outbox WHERE channel = 'email';") - queued_before ))
+run_wrk delivery_draining me_holidays.lua /v1/me/holidays "$seconds"
+sent_during_load=$(q "SELECT COUNT(*) FROM outbox WHERE status = 'sent';")
+# Bounded: at most ten minutes for the rest.
+for _ in $(seq 1 3000); do
+    [ "$(q "SELECT COUNT(*) FROM outbox WHERE status = 'pending';")" -eq 0 ] && break
+    sleep 0.2
+done
+drained_at=$(date +%s.%N)
+pending_left=$(q "SELECT COUNT(*) FROM outbox WHERE status = 'pending';")
+dead=$(q "SELECT COUNT(*) FROM outbox WHERE status = 'dead';")
+received=$(wc -l < "$dir/mail/messages.jsonl" 2>/dev/null || echo 0)
+distinct=$(python3 -c "import json, sys; print(len({dict(json.loads(l)['headers']).get('Message-ID') for l in open(sys.argv[1])}))" \
+    "$dir/mail/messages.jsonl" 2>/dev/null || echo 0)
+run_wrk delivery_after me_holidays.lua /v1/me/holidays "$seconds"
+python3 - "$dir/delivery.json" <<PY
+import json, sys
+json.dump({"queued": $queued, "received": $received, "distinct_message_ids": $distinct, "dead": $dead,
+           "pending_left": $pending_left, "sent_during_load": $sent_during_load,
+           "seconds": round($drained_at - $posted_at, 2),
+           "messages_per_second": round($received / max($drained_at - $posted_at, 0.001), 1)}, open(sys.argv[1], "w"))
+PY
+say "delivery: $(cat "$dir/delivery.json")"
+cleanup
+trap - EXIT
+
 python3 bench/report.py --dir "$dir" --seed "$seed" --seconds "$seconds" --connections "$connections" --threads "$threads" \
     --paced-delay "$paced_delay" --busiest-year "$busiest_year" --free-year "$free_year" --pending-rows "$pending_rows" \
     --export-rows "$export_rows" --server-rss-kib "$rss_kib" --server-hwm-kib "$hwm_kib"
