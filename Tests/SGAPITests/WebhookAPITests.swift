@@ -54,6 +54,10 @@ import Testing
                 .post, "/v1/webhooks", token: admin, json: #"{"url":"https://hooks.example.com/a","events":["password.reset"]}"#)
             #expect([400, 422].contains(Int(unknownEvent.status.code)))
             #expect(unknownEvent.isProblem)
+            let nullFlag = try await client.call(
+                .post, "/v1/webhooks", token: admin,
+                json: #"{"url":"https://hooks.example.com/a","events":["holiday.approved"],"allowInsecure":null}"#)
+            expectProblem(nullFlag, .unprocessableContent, "validation-failed")
             #expect(try await h.fixture.count("webhooks") == 0)
 
             // Plain http to a host on an internal network, said explicitly.
@@ -80,6 +84,9 @@ import Testing
             #expect(settings.json["notifications"] as? Bool == false)
             #expect(settings.json["emailNotifications"] as? Bool == false)
             expectProblem(try await client.call(.put, "/v1/me/settings", token: alice, json: "{}"), .unprocessableContent, "validation-failed")
+            expectProblem(
+                try await client.call(.put, "/v1/me/settings", token: alice, json: #"{"notifications":true,"emailNotifications":null}"#),
+                .unprocessableContent, "validation-failed")
         }
     }
 }

@@ -164,6 +164,37 @@ struct EmailDeliveryTests {
         await smtp.shutdown()
     }
 
+    @Test("the server down for a minute while messages keep coming, then back: each delivered once, none dead")
+    func minuteLongOutage() async throws {
+        let f = try await DeliveryFixture.make()
+        defer { f.cleanUp() }
+        let smtp = try await TestSMTPServer.start()
+        let configuration = try smtp.configuration()
+        await smtp.stop()
+        // Waits of 1 s doubling to 8 s: about a dozen attempts each over the minute, none near the day's limit.
+        let policy = RetryPolicy(firstDelay: 1, maximumDelay: 8, lease: 30)
+        var ids: [Int64] = []
+        let clock = ContinuousClock()
+        let downSince = clock.now
+        try await running([worker(try f.delivery(policy: policy), smtp: configuration)]) {
+            while clock.now - downSince < .seconds(60) {
+                ids.append(try await f.enqueue(f.email(to: "p\(ids.count)@example.com")))
+                try await Task.sleep(for: .seconds(5))
+            }
+            #expect(try await f.counts()[.sent] == 0)
+            #expect(try await f.counts()[.dead] == 0)
+            try await smtp.launch()
+            // Back: within one longest wait (8 s) and the sends themselves.
+            try await waitUntil(within: 30) { try await f.counts()[.sent] == ids.count }
+        }
+        let received = smtp.messages
+        #expect(received.count == ids.count)
+        #expect(Set(received.compactMap { $0["message_id"] as? String }).count == ids.count)
+        let first = try await f.message(ids[0])
+        #expect(first.status == .sent && first.attempts >= 5)
+        await smtp.shutdown()
+    }
+
     @Test("smtps:// speaks TLS from the first byte")
     func implicitTLS() async throws {
         let f = try await DeliveryFixture.make()

@@ -10,6 +10,12 @@ struct DevicesController {
     struct SettingsBody: Decodable {
         let notifications: Bool?
         let emailNotifications: Bool?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            notifications = try container.optional(Bool.self, "notifications")
+            emailNotifications = try container.optional(Bool.self, "emailNotifications")
+        }
     }
 
     struct DeviceBody: Decodable {

@@ -12,6 +12,14 @@ struct AnyKey: CodingKey {
 }
 
 extension KeyedDecodingContainer where Key == AnyKey {
+    /// Absent: nil; a value: the value; `null` is refused (the contract does not allow it where this is used).
+    func optional<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
+        let key = AnyKey(name)
+        guard contains(key) else { return nil }
+        if try decodeNil(forKey: key) { throw SGError.invalid(field: name, message: "cannot be null; leave it out instead") }
+        return try decode(type, forKey: key)
+    }
+
     /// Absent: keep; `null`: clear; a value: set.
     func change<T: Decodable & Sendable & Equatable>(_ type: T.Type, _ name: String) throws -> Change<T> {
         let key = AnyKey(name)

@@ -12,6 +12,14 @@ struct WebhooksController {
         let format: WebhookFormat?
         /// Plain http to a host other than this machine's loopback.
         let allowInsecure: Bool?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            url = try container.decode(String.self, forKey: AnyKey("url"))
+            events = try container.decode([DeliveryEvent].self, forKey: AnyKey("events"))
+            format = try container.optional(WebhookFormat.self, "format")
+            allowInsecure = try container.optional(Bool.self, "allowInsecure")
+        }
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
