@@ -103,14 +103,18 @@ extension SettingsResolver {
         let reminderHours = integer("SG_REMINDER_AFTER_HOURS", trimmed: true, in: 0...8760, default: 48)
         settings.reminderAfterHours = reminderHours == 0 ? nil : reminderHours
 
-        // For tests: "first,maximum" seconds of the retries' waits (the day of tries and the lease stay).
+        // For tests: "first,maximum[,lease]" seconds of the retries' waits and of a claim's lease (the day of tries
+        // stays).
         if let retry = text("SG_DELIVERY_RETRY_SECONDS") {
             let parts = retry.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            if parts.count == 2, let first = parts[0], let maximum = parts[1], first > 0, first <= maximum, maximum <= 86_400 {
+            if (2...3).contains(parts.count), let first = parts[0], let maximum = parts[1], first > 0, first <= maximum,
+               maximum <= 86_400, parts.count == 2 || (parts[2].map { $0 >= 1 && $0 <= 3600 } ?? false)
+            {
                 settings.retryPolicy.firstDelay = first
                 settings.retryPolicy.maximumDelay = maximum
+                if parts.count == 3, let lease = parts[2] { settings.retryPolicy.lease = lease }
             } else {
-                problem("\(label("SG_DELIVERY_RETRY_SECONDS")) '\(retry)' is not FIRST,MAXIMUM seconds with 0 < FIRST <= MAXIMUM <= 86400")
+                problem("\(label("SG_DELIVERY_RETRY_SECONDS")) '\(retry)' is not FIRST,MAXIMUM[,LEASE] seconds with 0 < FIRST <= MAXIMUM <= 86400 and 1 <= LEASE <= 3600")
             }
         }
 

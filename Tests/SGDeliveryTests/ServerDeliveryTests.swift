@@ -15,8 +15,9 @@ struct ServerDeliveryTests {
         var database: String { folder.appendingPathComponent("sgemployee.sqlite").path }
         var output: String { (try? String(contentsOf: folder.appendingPathComponent("server.log"), encoding: .utf8)) ?? "" }
 
-        init(environment extra: [String: String]) throws {
-            folder = try Harness.temporaryFolder("sg-server-delivery")
+        /// `folder`: another server's, to run on its database (as a restarted server does).
+        init(environment extra: [String: String], folder existing: URL? = nil) throws {
+            folder = try existing ?? Harness.temporaryFolder("sg-server-delivery")
             var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SG_") }
             environment["SG_DATABASE"] = database
             environment["SG_PORT"] = String(port)
@@ -58,12 +59,21 @@ struct ServerDeliveryTests {
             return token
         }
 
+        /// SIGKILL: to the outbox, a server that crashed mid-send.
+        func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+
+        /// Whether this server's folder is removed when it goes (false for a server another one restarts on).
+        var ownsFolder = true
+
         deinit {
             if process.isRunning {
                 process.terminate()
                 process.waitUntilExit()
             }
-            try? FileManager.default.removeItem(at: folder)
+            if ownsFolder { try? FileManager.default.removeItem(at: folder) }
         }
     }
 
@@ -115,6 +125,47 @@ struct ServerDeliveryTests {
         #expect(status == 0, "\(server.output)")
         #expect(!server.output.contains("e-mail is off"))
         await smtp.shutdown()
+    }
+
+    @Test("a server killed mid-send and started again sends that message once more, with the same webhook-id")
+    func killedMidSend() async throws {
+        let receiver = try await TestWebhookReceiver.start(routes: ["/crash": "hang-then-ok"])
+        // A 3 s lease: the restarted server takes the killed one's message over soon.
+        let environment = ["SG_DELIVERY_POLL_MS": "50", "SG_DELIVERY_RETRY_SECONDS": "0.2,1,3"]
+        let first = try await offload { try Server(environment: environment) }
+        first.ownsFolder = false
+        defer { try? FileManager.default.removeItem(at: first.folder) }
+        let database = try AppDatabase.open(path: first.database)
+        let now = Date()
+        let subscription = try await database.webhookStore.write { tx in
+            try tx.insertWebhook(
+                url: receiver.url("/crash"), events: DeliveryEvent.subscribable, format: .standard,
+                secret: TestWebhookReceiver.secret, at: now).id
+        }
+        let id = try await database.outboxStore.write { tx -> Int64 in
+            try tx.enqueue(
+                OutboxDraft(channel: .webhook, event: .noticePublished, webhookID: subscription, address: receiver.url("/crash"),
+                            body: #"{"type":"notice.published"}"#),
+                at: now)
+            return try tx.outboxMessages(status: .pending, afterID: nil, limit: 1000).last!.id
+        }
+        // The first attempt reaches the endpoint, which does not answer; the server dies with the send under way.
+        try await waitUntil(within: 20, first.output) { receiver.deliveries(to: "/crash").count == 1 }
+        try await offload { first.kill() }
+        #expect(try await database.outboxStore.read { tx in try tx.outboxMessage(id: id) }?.status == .pending)
+
+        let second = try await offload { try Server(environment: environment, folder: first.folder) }
+        try await waitUntil(within: 30, second.output) {
+            try await database.outboxStore.read { tx in try tx.outboxMessage(id: id) }?.status == .sent
+        }
+        let deliveries = receiver.deliveries(to: "/crash")
+        #expect(deliveries.count == 2)
+        #expect(Set(deliveries.compactMap { $0["id"] as? String }).count == 1)
+        #expect(deliveries.allSatisfy { $0["valid"] as? Bool == true })
+        let message = try #require(try await database.outboxStore.read { tx in try tx.outboxMessage(id: id) })
+        #expect(message.attempts == 2)
+        #expect(try await offload { second.stop() } == 0)
+        await receiver.shutdown()
     }
 
     @Test("without SG_SMTP_URL: e-mail is off, said once, and no e-mail is written into the outbox")

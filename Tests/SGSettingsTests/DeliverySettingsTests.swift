@@ -52,7 +52,7 @@ struct DeliverySettingsTests {
             environment: [
                 "SG_SMTP_URL": "smtp://ignored.example.com", "SG_SMTP_USER": "mailer", "SG_SMTP_PASSWORD_FILE": password,
                 "SG_MAIL_FROM": "SGEmployee <noreply@example.com>", "SG_TLS_CA_FILE": ca, "SG_DELIVERY_POLL_MS": "250",
-                "SG_DELIVERY_RETRY_SECONDS": "0.2,2",
+                "SG_DELIVERY_RETRY_SECONDS": "0.2,2,5",
             ])
         let smtp = try #require(settings.delivery.smtp)
         #expect(smtp.url == "smtp://mail.example.com:587")
@@ -67,6 +67,7 @@ struct DeliverySettingsTests {
         #expect(settings.delivery.pollInterval == .milliseconds(250))
         #expect(settings.delivery.retryPolicy.firstDelay == 0.2)
         #expect(settings.delivery.retryPolicy.maximumDelay == 2)
+        #expect(settings.delivery.retryPolicy.lease == 5)
         #expect(settings.warnings.isEmpty)
     }
 
@@ -95,7 +96,7 @@ struct DeliverySettingsTests {
             "SG_TLS_CA_FILE / --tls-ca-file '/nonexistent/ca.pem' cannot be read",
             "SG_PUBLIC_URL / --public-url 'ftp://x' is not an http:// or https:// URL without a query, e.g. https://holidays.example.com",
             "SG_DELIVERY_POLL_MS / --delivery-poll-ms '5' is not a number between 10 and 60000",
-            "SG_DELIVERY_RETRY_SECONDS '3,1' is not FIRST,MAXIMUM seconds with 0 < FIRST <= MAXIMUM <= 86400",
+            "SG_DELIVERY_RETRY_SECONDS '3,1' is not FIRST,MAXIMUM[,LEASE] seconds with 0 < FIRST <= MAXIMUM <= 86400 and 1 <= LEASE <= 3600",
             "SG_SMTP_STARTTLS / --smtp-starttls 'maybe' is not on or off (also true, false, yes, no, 1, 0)",
             "SG_SMTP_URL / --smtp-url 'http://mail.example.com' is not an smtp:// or smtps:// URL with a host (and no user, password or query)",
             "SG_MAIL_FROM / --mail-from is missing: the sender of the e-mails, e.g. \"SGEmployee <noreply@example.com>\"",

@@ -15,6 +15,7 @@ Each path answers as --route PATH=BEHAVIOUR says (repeatable; other paths answer
   throttle-date-then-ok
                    the same with Retry-After as an HTTP date two seconds ahead
   hang             never answers (until the client gives up)
+  hang-then-ok     never answers the first request, then 200 (a sender killed mid-send sends again)
   status:CODE      CODE, always
 
 Stops on SIGTERM or SIGINT.
@@ -95,6 +96,8 @@ class Receiver(BaseHTTPRequestHandler):
             headers = [("Retry-After", email.utils.formatdate(time.time() + 2, usegmt=True))] if seen == 0 else []
         elif behaviour == "hang":
             status = None
+        elif behaviour == "hang-then-ok":
+            status = None if seen == 0 else 200
         elif behaviour.startswith("status:"):
             status = int(behaviour.partition(":")[2])
         else:
