@@ -117,7 +117,7 @@ public struct PasswordService: Sendable {
         try refuseWhenDirectoryHoldsPasswords()
         try await resetThrottle?.check(username: nil, address: clientAddress)
         let now = clock.now()
-        let digest = Self.isResetTokenShaped(token) ? Self.digest(token) : nil
+        let digest = Self.isResetTokenShaped(token) ? Digests.tokenDigest(token) : nil
         var account: PasswordAccount?
         if let digest {
             account = try await store.read { tx -> PasswordAccount? in
@@ -223,14 +223,7 @@ public struct PasswordService: Sendable {
 
     /// A new reset token, `sgr_` and 256 random bits in base64url (URL-safe as it is), and its digest.
     public static func makeResetToken() -> (token: String, digest: Data) {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let token = resetTokenPrefix + SessionService.base64URL(bytes)
-        return (token, digest(token))
-    }
-
-    public static func digest(_ token: String) -> Data {
-        Digests.sha256(Array(token.utf8))
+        Digests.newToken(prefix: resetTokenPrefix)
     }
 
     /// Whether `token` can be one this service made: anything else is refused without a lookup.

@@ -87,21 +87,11 @@ public struct SessionService: Sendable {
 
     /// A new bearer token (256 random bits) and the digest under which it is stored.
     public static func makeToken() -> (token: String, digest: Data) {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let token = "sg_" + base64URL(bytes)
-        return (token, digest(token))
+        Digests.newToken(prefix: "sg_")
     }
 
-    /// What the store keeps for `token`: 256 random bits need no slow hash, only one that cannot be reversed.
+    /// What the store keeps for `token`.
     public static func digest(_ token: String) -> Data {
-        Digests.sha256(Array(token.utf8))
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Digests.tokenDigest(token)
     }
 }

@@ -1,8 +1,34 @@
 import Crypto
 import Foundation
 
-/// SHA-256 digests: bearer tokens are stored as theirs, and a photo's version tag is taken from its bytes'.
+/// SHA-256 digests and random secrets: bearer tokens and reset links are stored as their digests, and a photo's
+/// version tag is taken from its bytes'.
 public enum Digests {
+    /// `count` bytes from the system's cryptographic generator.
+    public static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    /// A new secret token, `prefix` and 256 random bits in base64url (URL-safe as it is), and the digest under
+    /// which it is stored: 256 random bits need no slow hash, only one that cannot be reversed.
+    public static func newToken(prefix: String) -> (token: String, digest: Data) {
+        let token = prefix + base64URL(randomBytes(32))
+        return (token, tokenDigest(token))
+    }
+
+    /// What the store keeps for a token.
+    public static func tokenDigest(_ token: String) -> Data {
+        sha256(Array(token.utf8))
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
     public static func sha256(_ bytes: some DataProtocol) -> Data {
         Data(SHA256.hash(data: bytes))
     }

@@ -105,8 +105,6 @@ public enum WebhookRules {
 
     /// A new signing secret: `whsec_` and 32 random bytes in base64 (Standard Webhooks).
     public static func newSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return "whsec_" + Data(bytes).base64EncodedString()
+        "whsec_" + Data(Digests.randomBytes(32)).base64EncodedString()
     }
 }
