@@ -86,22 +86,10 @@ public enum MailMessage {
 
     /// RFC 5322's date-time in UTC: `Mon, 02 Mar 2026 12:00:00 +0000`.
     public static func date(_ instant: Date) -> String {
-        let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
-        let (days, second) = seconds.floorDivided(by: 86_400)
-        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        // 1970-01-01 was a Thursday.
-        let weekday = Int((days + 3).floorDivided(by: 7).remainder)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekdays[weekday]), \(two(day)) \(months[Int(month) - 1]) \(year) "
+        let day = CalendarDate(instant, in: .gmt)
+        let second = Int(instant.timeIntervalSince(day.start(in: .gmt)))
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(weekdays[day.isoWeekday - 1]), \(two(day.day)) \(months[day.month - 1]) \(day.year) "
             + "\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60)) +0000"
     }
 

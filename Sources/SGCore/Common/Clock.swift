@@ -32,6 +32,12 @@ extension CalendarDate {
         CalendarDate(instant, in: timeZone) == self
     }
 
+    /// The instant this date begins in `timeZone` (taken at the zone's offset at that midnight).
+    public func start(in timeZone: TimeZone) -> Date {
+        let midnightUTC = Date(timeIntervalSince1970: Double(dayNumber) * 86_400)
+        return midnightUTC.addingTimeInterval(-Double(timeZone.secondsFromGMT(for: midnightUTC)))
+    }
+
     /// The calendar date of `instant` in `timeZone`: where holidays meet instants.
     public init(_ instant: Date, in timeZone: TimeZone) {
         // The local date is the day of the instant shifted by the zone's offset at that instant.

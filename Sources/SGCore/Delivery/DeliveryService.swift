@@ -114,9 +114,8 @@ public struct DeliveryService: Sendable {
             let company = try tx.company()
             let today = HolidayService.today(now, company)
             let configuration = try tx.deliveryConfiguration()
-            let localSeconds = Int(now.timeIntervalSince1970) + company.timeZone.secondsFromGMT(for: now)
-            let hour = ((localSeconds % 86_400 + 86_400) % 86_400) / 3600
-            guard configuration.emailEnabled, hour >= Self.reminderHour else { return 0 }
+            let sinceMidnight = now.timeIntervalSince(today.start(in: company.timeZone))
+            guard configuration.emailEnabled, sinceMidnight >= Double(Self.reminderHour) * 3600 else { return 0 }
             let waiting = try tx.waitingRequests(createdBefore: now.addingTimeInterval(-Double(waitingHours) * 3600))
             guard !waiting.isEmpty else { return 0 }
             var written = 0
@@ -184,11 +183,7 @@ public struct DeliveryService: Sendable {
 
     /// Deletes the messages sent before the start of `day` in the company's time zone; returns how many.
     public func purgeSent(before day: CalendarDate) async throws -> Int {
-        try await store.write { tx in
-            let zone = try tx.company().timeZone
-            let midnightUTC = Date(timeIntervalSince1970: Double(day.dayNumber) * 86_400)
-            return try tx.purgeSent(before: midnightUTC.addingTimeInterval(-Double(zone.secondsFromGMT(for: midnightUTC))))
-        }
+        try await store.write { tx in try tx.purgeSent(before: day.start(in: try tx.company().timeZone)) }
     }
 
     /// Writes how this server delivers, for `sgadmin` and the other servers to compose messages alike.
