@@ -21,13 +21,16 @@ public enum Announcements {
         }
     }
 
-    /// Enqueues the messages of a move of `request` (owned by `owner`) made by `actor`.
+    /// Enqueues the messages of a move of `request` made by `actor`. The owner is read (`owner`) only when someone
+    /// is to hear of it: with e-mail off and no subscription, a move costs two small reads and nothing more.
     public static func holiday(
-        _ tx: any OutboxWriting & AudienceReading, request: HolidayRequest, owner: Employee, from: HolidayStatus?,
-        actor: Actor, note: String, at now: Date
+        _ tx: any OutboxWriting & AudienceReading, request: HolidayRequest, owner ownerLookup: () throws -> Employee?,
+        from: HolidayStatus?, actor: Actor, note: String, at now: Date
     ) throws {
         guard let event = event(from: from, to: request.status) else { return }
         let configuration = try tx.deliveryConfiguration()
+        let subscriptions = try tx.webhookSubscriptions(for: event)
+        guard configuration.emailEnabled || !subscriptions.isEmpty, let owner = try ownerLookup() else { return }
         let link = configuration.publicURL.isEmpty ? nil : "\(configuration.publicURL)/holidays/\(request.id)"
         if configuration.emailEnabled {
             var recipients: [Recipient] = []
@@ -48,7 +51,6 @@ public enum Announcements {
                     at: now)
             }
         }
-        let subscriptions = try tx.webhookSubscriptions(for: event)
         guard !subscriptions.isEmpty else { return }
         let payload = WebhookPayload(
             type: event, timestamp: now,

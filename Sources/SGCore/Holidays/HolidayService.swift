@@ -66,7 +66,7 @@ public struct HolidayService: Sendable {
             let request = try tx.insertRequest(
                 employeeID: employeeID, start: start, end: end, daysByYear: daysByYear, comment: comment, at: now)
             try tx.appendEvent(requestID: request.id, from: nil, to: .pending, actor: actor, at: now, note: comment)
-            try Self.notify(tx, request: request, from: nil, actor: actor, note: comment, at: now)
+            try Self.notify(tx, request: request, owner: employee, from: nil, actor: actor, note: comment, at: now)
             return request
         }
     }
@@ -186,8 +186,10 @@ public struct HolidayService: Sendable {
 
     /// Writes the owner's personal notice for a move of their request, and the messages it announces (outbox), in
     /// the caller's transaction.
+    /// `owner`: the request's owner when the caller has read them already.
     static func notify(
-        _ tx: any HolidayTransaction, request: HolidayRequest, from: HolidayStatus?, actor: Actor, note: String, at: Date
+        _ tx: any HolidayTransaction, request: HolidayRequest, owner: Employee? = nil, from: HolidayStatus?, actor: Actor,
+        note: String, at: Date
     ) throws {
         let to = request.status
         // The owner is "You" in their notice (and gets none for their own new request): only another actor's name
@@ -198,9 +200,9 @@ public struct HolidayService: Sendable {
             for: request, from: from, to: to, actor: actor, actorDisplayName: displayName, note: note, at: at) {
             try tx.appendNotice(notice)
         }
-        if let owner = try tx.employee(id: request.employeeID) {
-            try Announcements.holiday(tx, request: request, owner: owner, from: from, actor: actor, note: note, at: at)
-        }
+        try Announcements.holiday(
+            tx, request: request, owner: { try owner ?? tx.employee(id: request.employeeID) }, from: from, actor: actor,
+            note: note, at: at)
     }
 
     // MARK: Shared helpers
