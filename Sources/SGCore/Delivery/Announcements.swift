@@ -280,7 +280,6 @@ public struct WebhookPayload: Encodable, Sendable {
 struct ReminderMail {
     let requests: [(request: HolidayRequest, owner: Employee)]
     let waitingHours: Int
-    let today: CalendarDate
     let publicURL: String
 
     var subject: String {

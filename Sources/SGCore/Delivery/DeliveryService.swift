@@ -123,15 +123,16 @@ public struct DeliveryService: Sendable {
                 let theirs = waiting.filter { $0.owner.id != approver.employeeID }
                 guard !theirs.isEmpty else { continue }
                 let digest = ReminderMail(
-                    requests: theirs, waitingHours: waitingHours, today: today, publicURL: configuration.publicURL)
+                    requests: theirs, waitingHours: waitingHours, publicURL: configuration.publicURL)
                 let key = "reminder:\(approver.employeeID):\(today)"
-                guard try tx.outboxMessages(dedupeKey: key).isEmpty else { continue }
-                try tx.enqueue(
+                // A digest already written today (by this server or another) is not written again.
+                if try tx.enqueue(
                     OutboxDraft(
                         channel: .email, event: .holidayReminder, employeeID: approver.employeeID, address: approver.email,
                         recipientName: approver.name, subject: digest.subject, body: digest.body, dedupeKey: key),
-                    at: now)
-                written += 1
+                    at: now) {
+                    written += 1
+                }
             }
             return written
         }

@@ -3,13 +3,15 @@ import Foundation
 /// Written by every transaction that reports an event, so a message exists exactly when its event does.
 public protocol OutboxWriting {
     /// Adds one pending message, due at once, tried until `giveUpAt`. A draft whose `dedupeKey` is already in the
-    /// outbox is ignored.
-    func enqueue(_ draft: OutboxDraft, at: Date, giveUpAt: Date) throws
+    /// outbox is ignored: returns whether it was written.
+    @discardableResult
+    func enqueue(_ draft: OutboxDraft, at: Date, giveUpAt: Date) throws -> Bool
 }
 
 extension OutboxWriting {
     /// Adds a message tried for the standard day.
-    public func enqueue(_ draft: OutboxDraft, at: Date) throws {
+    @discardableResult
+    public func enqueue(_ draft: OutboxDraft, at: Date) throws -> Bool {
         try enqueue(draft, at: at, giveUpAt: at.addingTimeInterval(RetryPolicy.standardGiveUpAfter))
     }
 }
@@ -32,8 +34,6 @@ public protocol OutboxReading: CompanyReading {
     func outboxMessage(id: Int64) throws -> OutboxMessage?
     /// Messages by id, after `afterID`, optionally of one status.
     func outboxMessages(status: OutboxStatus?, afterID: Int64?, limit: Int) throws -> [OutboxMessage]
-    /// The message written with `dedupeKey`, if any (at most one).
-    func outboxMessages(dedupeKey: String) throws -> [OutboxMessage]
     /// How many messages there are of each status.
     func outboxCounts() throws -> [OutboxStatus: Int]
     /// A subscription, disabled or not: the worker signs a webhook message with its secret.

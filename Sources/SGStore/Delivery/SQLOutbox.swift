@@ -11,7 +11,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
 
     // MARK: Writing
 
-    func enqueue(_ draft: OutboxDraft, at: Date, giveUpAt: Date) throws {
+    func enqueue(_ draft: OutboxDraft, at: Date, giveUpAt: Date) throws -> Bool {
         let now = Timestamp.format(at)
         try connection.execute(
             """
@@ -34,6 +34,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             statement.bind(11, now)
             statement.bind(12, Timestamp.format(giveUpAt))
         }
+        return connection.changes > 0
     }
 
     // MARK: Audience
@@ -192,10 +193,6 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
         }
     }
 
-    func outboxMessages(dedupeKey: String) throws -> [OutboxMessage] {
-        try messages("SELECT \(Self.messageColumns) FROM outbox WHERE dedupe_key = ?") { $0.bind(1, dedupeKey) }
-    }
-
     func outboxCounts() throws -> [OutboxStatus: Int] {
         try connection.with("SELECT status, count(*) FROM outbox GROUP BY status") { statement in
             var counts = Dictionary(uniqueKeysWithValues: OutboxStatus.allCases.map { ($0, 0) })
@@ -306,7 +303,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
 
 /// The holiday and notice transactions write their messages through the outbox, on their own connection.
 extension OutboxWriting where Self: SQLOutboxUser {
-    func enqueue(_ draft: OutboxDraft, at: Date, giveUpAt: Date) throws {
+    func enqueue(_ draft: OutboxDraft, at: Date, giveUpAt: Date) throws -> Bool {
         try SQLOutbox(connection: connection).enqueue(draft, at: at, giveUpAt: giveUpAt)
     }
 }
