@@ -29,13 +29,13 @@ enum Harness {
 
     static func checkAvailable() throws {
         guard isAvailable else {
-            throw HarnessError("\(python) is missing: run scripts/venv.sh (it installs the pinned aiosmtpd into .venv/)")
+            throw TestSetupError("\(python) is missing: run scripts/venv.sh (it installs the pinned aiosmtpd into .venv/)")
         }
     }
 
     /// A self-signed certificate for 127.0.0.1 and localhost (valid two days, made again after one): the test SMTP
     /// server's, and the CA file its clients trust. Kept in one temporary folder for every test run.
-    static let certificate: Result<(cert: String, key: String), HarnessError> = {
+    static let certificate: Result<(cert: String, key: String), TestSetupError> = {
         let files = FileManager.default
         let folder = files.temporaryDirectory.appendingPathComponent("sg-delivery-tls")
         let cert = folder.appendingPathComponent("cert.pem").path
@@ -49,7 +49,7 @@ enum Harness {
             // Made aside and moved in, key first, so that a run starting meanwhile never reads half a pair.
             let fresh = try temporaryFolder("sg-delivery-tls-new")
             defer { try? files.removeItem(at: fresh) }
-            try run("/usr/bin/env", [
+            try runTool("/usr/bin/env", [
                 "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
                 "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
                 "-keyout", fresh.appendingPathComponent("key.pem").path, "-out", fresh.appendingPathComponent("cert.pem").path,
@@ -57,33 +57,14 @@ enum Harness {
             try files.createDirectory(at: folder, withIntermediateDirectories: true)
             for name in ["key.pem", "cert.pem"] {
                 guard rename(fresh.appendingPathComponent(name).path, folder.appendingPathComponent(name).path) == 0 else {
-                    throw HarnessError("cannot move \(name) into \(folder.path): errno \(errno)")
+                    throw TestSetupError("cannot move \(name) into \(folder.path): errno \(errno)")
                 }
             }
             return .success((cert, key))
         } catch {
-            return .failure(HarnessError("openssl could not make the test certificate: \(error)"))
+            return .failure(TestSetupError("openssl could not make the test certificate: \(error)"))
         }
     }()
-
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw HarnessError("\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
-        }
-        return text
-    }
 
     static func temporaryFolder(_ prefix: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
@@ -98,59 +79,6 @@ enum Harness {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }
     }
-}
-
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A child process of the tests (a Python server), killed on `stop`.
-final class ServerProcess: @unchecked Sendable {
-    let log: URL
-    private let lock = NSLock()
-    private var process: Process?
-
-    init(log: URL) {
-        self.log = log
-    }
-
-    /// Starts `arguments` with the venv's Python and waits until 127.0.0.1:`port` accepts connections.
-    func start(_ arguments: [String], port: Int) throws {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        output.seekToEndOfFile()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Harness.python)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        lock.withLock { self.process = process }
-        let started = Date()
-        while Date().timeIntervalSince(started) < 20 {
-            if canConnect(port: port) { return }
-            if !process.isRunning { break }
-            usleep(20_000)
-        }
-        stop()
-        throw HarnessError("\(arguments.first ?? "server") did not start on port \(port): \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-    }
-
-    /// Kills the process and waits for it: to a client, a server that crashed. (SIGKILL: a child started from a
-    /// Dispatch thread inherits that thread's blocked signals, SIGTERM included.)
-    func stop() {
-        let process = lock.withLock { () -> Process? in
-            defer { self.process = nil }
-            return self.process
-        }
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    deinit { stop() }
 }
 
 /// aiosmtpd on 127.0.0.1 (scripts/delivery/smtp_server.py): STARTTLS (or implicit TLS) with the test certificate,
@@ -201,7 +129,7 @@ final class TestSMTPServer: @unchecked Sendable {
     }
 
     private func launchNow() throws {
-        try process.start(arguments + ["--port", String(port)], port: port)
+        try process.start(Harness.python, arguments + ["--port", String(port)], ports: [port], timeout: 20)
     }
 
     /// Starts again on the same port, keeping what was received.
@@ -260,7 +188,7 @@ final class TestWebhookReceiver: @unchecked Sendable {
             for (path, behaviour) in routes.sorted(by: { $0.key < $1.key }) { arguments += ["--route", "\(path)=\(behaviour)"] }
             let command = arguments
             do {
-                try await offload { try receiver.process.start(command, port: receiver.port) }
+                try await offload { try receiver.process.start(Harness.python, command, ports: [receiver.port], timeout: 20) }
                 return receiver
             } catch {
                 lastError = error
@@ -282,13 +210,6 @@ final class TestWebhookReceiver: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work (processes, waits) on a Dispatch thread, off Swift's cooperative pool.
-func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
-}
-
 /// Waits until `condition` holds, checking every 50 ms for at most `seconds`; fails the test (throws) if it never
 /// does.
 func waitUntil(
@@ -298,7 +219,7 @@ func waitUntil(
     guard try await eventually(within: seconds, condition) else {
         let message = "not within \(seconds) s" + (what().isEmpty ? "" : ": " + what())
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        throw HarnessError(message)
+        throw TestSetupError(message)
     }
 }
 

@@ -35,7 +35,7 @@ struct ServerDeliveryTests {
             try process.run()
             let started = Date()
             while !canConnect(port: port), process.isRunning, Date().timeIntervalSince(started) < 30 { usleep(50_000) }
-            guard canConnect(port: port) else { throw HarnessError("sgserver did not start: \(output)") }
+            guard canConnect(port: port) else { throw TestSetupError("sgserver did not start: \(output)") }
         }
 
         /// SIGTERM, then the exit status.
@@ -46,7 +46,7 @@ struct ServerDeliveryTests {
         }
 
         func curl(_ arguments: [String]) throws -> String {
-            try Harness.run("/usr/bin/env", ["curl", "-sS", "--max-time", "10"] + arguments)
+            try runTool("/usr/bin/env", ["curl", "-sS", "--max-time", "10"] + arguments)
         }
 
         func login(_ username: String) throws -> String {
@@ -55,7 +55,7 @@ struct ServerDeliveryTests {
                 "-d", #"{"username":"\#(username)","password":"\#(username)-demo-2026"}"#,
             ])
             let json = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
-            guard let token = json?["token"] as? String else { throw HarnessError("no token: \(body)") }
+            guard let token = json?["token"] as? String else { throw TestSetupError("no token: \(body)") }
             return token
         }
 

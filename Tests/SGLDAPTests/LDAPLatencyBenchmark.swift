@@ -5,6 +5,7 @@ import HummingbirdTesting
 import SGAPI
 import SGCore
 import SGLDAP
+import SGTestSupport
 import SGStore
 import Testing
 

@@ -24,8 +24,7 @@ final class TestDirectoryServer: @unchecked Sendable {
     private(set) var port: Int
     /// The ldaps:// port, when started with TLS.
     private(set) var tlsPort: Int?
-    private var process: Process?
-    private let lock = NSLock()
+    private let process: ServerProcess
 
     var url: String { "ldap://127.0.0.1:\(port)" }
     var ldapsURL: String { "ldaps://127.0.0.1:\(tlsPort ?? 0)" }
@@ -36,6 +35,7 @@ final class TestDirectoryServer: @unchecked Sendable {
         self.workdir = workdir
         self.port = port
         self.tlsPort = tlsPort
+        process = ServerProcess(log: workdir.appendingPathComponent("slapd.log"))
     }
 
     /// Prepares a fresh directory and starts slapd on a free port; with `tls`, StartTLS on that port and
@@ -61,39 +61,15 @@ final class TestDirectoryServer: @unchecked Sendable {
 
     /// Starts slapd (again) on `port` and waits until it accepts connections.
     func launchNow() throws {
-        let log = workdir.appendingPathComponent("slapd.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [Self.script, "run", workdir.path, String(port)] + (tlsPort.map { [String($0)] } ?? [])
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        lock.withLock { self.process = process }
-        let started = Date()
-        while Date().timeIntervalSince(started) < 10 {
-            if canConnect(port: port), tlsPort.map(canConnect(port:)) ?? true { return }
-            if !process.isRunning { break }
-            usleep(20_000)
-        }
-        stopNow()
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        throw TestSetupError("slapd did not start on port \(port): \(text)")
+        try process.start(
+            "/bin/sh", [Self.script, "run", workdir.path, String(port)] + (tlsPort.map { [String($0)] } ?? []),
+            ports: [port] + (tlsPort.map { [$0] } ?? []), timeout: 10)
     }
 
-    /// Kills slapd and waits for it to exit; the port is then closed. SIGKILL rather than SIGTERM: a child
-    /// started from a Dispatch thread inherits that thread's blocked signals, SIGTERM included. To a client it
-    /// is a directory that crashed; the mdb database survives it.
+    /// Kills slapd and waits for it to exit; the port is then closed. To a client it is a directory that crashed;
+    /// the mdb database survives it.
     func stopNow() {
-        let process = lock.withLock { () -> Process? in
-            defer { self.process = nil }
-            return self.process
-        }
-        guard let process, process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.stop()
     }
 
     func restart() async throws {
@@ -123,7 +99,7 @@ final class TestDirectoryServer: @unchecked Sendable {
     }
 
     private func modifyNow(_ ldif: String) throws {
-        try Self.runTool(
+        try runTool(
             "/usr/bin/env",
             ["ldapmodify", "-x", "-H", url, "-D", "cn=admin,\(Self.baseDN)", "-w", "root-secret"], input: ldif)
     }
@@ -135,42 +111,6 @@ final class TestDirectoryServer: @unchecked Sendable {
             connectTimeout: connectTimeout, timeout: timeout)
     }
 
-    @discardableResult
-    static func runTool(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-        try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw TestSetupError("\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
-        }
-        return text
-    }
-}
-
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Runs blocking work (processes, waits) on a Dispatch thread: on Swift's cooperative pool, which has one
-/// thread per core, it would delay every other test's continuations and skew their timing.
-func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
 }
 
 /// Runs `body` with a fresh directory server, stopped afterwards whatever happens.
