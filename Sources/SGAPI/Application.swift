@@ -38,7 +38,9 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     }
     AuthController(services: services).addPublicRoutes(to: router)
 
-    let authenticated = router.group("/v1").add(middleware: AuthMiddleware(sessions: services.sessions))
+    let authenticated = router.group("/v1")
+        .add(middleware: SharedCommitCheckMiddleware(database: services.database))
+        .add(middleware: AuthMiddleware(sessions: services.sessions))
     AuthController(services: services).addRoutes(to: authenticated)
     ProfileController(services: services).addRoutes(to: authenticated)
     DevicesController(services: services).addRoutes(to: authenticated)

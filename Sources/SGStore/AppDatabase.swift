@@ -3,6 +3,7 @@ import GRDB
 import SGCore
 import SGMigrations
 import SGSQLite
+import Synchronization
 
 /// Owns the database connection(s) and the schema. Production opens a `DatabasePool` on a file (WAL, busy
 /// timeout, so `sgserver` and `sgadmin` can share it); tests may open an in-memory database.
@@ -144,7 +145,10 @@ public final class AppDatabase: Sendable {
     /// A write transaction that takes SQLite's write lock when it begins (BEGIN IMMEDIATE), so that what it
     /// reads cannot be changed by another process before it commits.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await Self.translatingErrors {
+        // What this unit of work reads after its own commit must see it.
+        sharedCommitCheck?.forget()
+        defer { sharedCommitCheck?.forget() }
+        return try await Self.translatingErrors {
             try await writer.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
@@ -170,6 +174,8 @@ public final class AppDatabase: Sendable {
     /// any connection) has committed since, so a value computed from reads begun after the check is current for as
     /// long as a later check gives the same number. Nil caches and generation on an in-memory database (tests),
     /// whose changes are not tracked this way.
+    ///
+    /// Inside `withSharedCommitCheck`, the generation is also remembered for the rest of that unit of work.
     func withCheckedReader<T>(
         _ body: (SQLConnection, ConnectionCache?) throws -> T
     ) throws -> (result: T, commitGeneration: UInt64?) {
@@ -178,9 +184,33 @@ public final class AppDatabase: Sendable {
             try readers.withConnection { connection in
                 let cache = try connection.validatedCache()
                 let generation = readers.commits.current
+                sharedCommitCheck?.remember(generation)
                 return (try body(connection, cache), generation)
             }
         }
+    }
+
+    /// The commit generation as `withCheckedReader` gives it, without a read when the current unit of work
+    /// (`withSharedCommitCheck`) has already checked and not written since.
+    @usableFromInline
+    func commitGeneration() throws -> UInt64? {
+        guard readers != nil else { return nil }
+        if let shared = sharedCommitCheck?.generation { return shared }
+        return try withCheckedReader { _, _ in }.commitGeneration
+    }
+
+    /// Runs `body`, one unit of work (an HTTP request), with at most one check of the commit generation: the
+    /// first check in it is reused by the later ones until it writes. A commit made by anyone before `body`
+    /// began is therefore seen by every check in it; one made while it runs is seen by the next unit of work,
+    /// as if it had committed just after this one.
+    public func withSharedCommitCheck<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await SharedCommitCheck.$current.withValue(SharedCommitCheck(database: ObjectIdentifier(self))) { try await body() }
+    }
+
+    /// The current unit of work's check, if it is one on this database.
+    private var sharedCommitCheck: SharedCommitCheck? {
+        guard let check = SharedCommitCheck.current, check.database == ObjectIdentifier(self) else { return nil }
+        return check
     }
 
     /// A read on the caller's thread, in one transaction (one snapshot of the database). Reads take microseconds,
@@ -308,4 +338,29 @@ final class BorrowedConnection: @unchecked Sendable {
         connection = borrowed
         return borrowed
     }
+}
+
+/// The commit generation checked once for a unit of work; see `AppDatabase.withSharedCommitCheck`.
+final class SharedCommitCheck: Sendable {
+    @TaskLocal static var current: SharedCommitCheck?
+
+    /// The `AppDatabase` whose commits it counts.
+    let database: ObjectIdentifier
+
+    /// `UInt64.max` while nothing is remembered (the counter starts at 0 and never gets there).
+    private let remembered = Atomic<UInt64>(.max)
+
+    var generation: UInt64? {
+        let value = remembered.load(ordering: .acquiring)
+        return value == .max ? nil : value
+    }
+
+    /// Keeps the first generation checked; later checks in the same unit of work do not replace it.
+    func remember(_ generation: UInt64) {
+        _ = remembered.compareExchange(expected: .max, desired: generation, ordering: .acquiringAndReleasing)
+    }
+
+    func forget() { remembered.store(.max, ordering: .releasing) }
+
+    init(database: ObjectIdentifier) { self.database = database }
 }

@@ -7,14 +7,18 @@ import Synchronization
 /// that nothing has committed since the value was computed.
 ///
 /// Bounded: past `maximumEntries` it starts again empty. On an in-memory database (tests) nothing is kept.
+/// Inlinable, so that callers get it specialised for their key and value: it sits on the hottest route.
 public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct State: Sendable {
-        var generation: UInt64 = 0
-        var entries: [Key: Value] = [:]
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var generation: UInt64 = 0
+        @usableFromInline var entries: [Key: Value] = [:]
+
+        @usableFromInline init() {}
     }
 
-    private let database: AppDatabase
-    private let state = Mutex(State())
+    @usableFromInline let database: AppDatabase
+    @usableFromInline let state = Mutex(State())
     public let maximumEntries: Int
 
     init(database: AppDatabase, maximumEntries: Int) {
@@ -25,13 +29,14 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     /// The value kept for `key` if nothing has committed since it was computed and `isCurrent` still holds for
     /// it (a value may depend on the day, too); otherwise the value `compute` gives, which is then kept.
     /// `compute` must read the database after this call began (it does, when it is the read it caches).
+    ///
+    /// The check that nothing has committed is the one already made for the current request, if any
+    /// (`AppDatabase.withSharedCommitCheck`): every commit before the request began is counted in it.
+    @inlinable
     public func value(
         for key: Key, isCurrent: (Value) -> Bool, compute: () async throws -> Value
     ) async throws -> Value {
-        // The check that every commit so far is counted; reads that `compute` begins after it see them all.
-        guard let generation = try database.withCheckedReader({ _, _ in }).commitGeneration else {
-            return try await compute()
-        }
+        guard let generation = try database.commitGeneration() else { return try await compute() }
         let kept = state.withLock { state in state.generation == generation ? state.entries[key] : nil }
         if let kept, isCurrent(kept) { return kept }
         let value = try await compute()

@@ -103,6 +103,40 @@ import SGTestSupport
         #expect(seen?.isAdmin == false && seen?.name == "Renamed")
     }
 
+    /// A cached value is checked against commits once per unit of work (a request): a commit made while it runs
+    /// is seen by the next one, and its own write by everything it reads after.
+    @Test func aUnitOfWorkChecksForCommitsOnceUntilItWrites() async throws {
+        let (f, other, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        let cache = f.database.makeCache(of: Int.self, by: String.self)
+        var computed = 0
+        func value() async throws -> Int {
+            try await cache.value(for: "k", isCurrent: { _ in true }) {
+                computed += 1
+                return computed
+            }
+        }
+        func commitElsewhere() async throws {
+            try await other.write { (db: Database) in try db.execute(sql: "UPDATE company SET default_allowance = default_allowance + 1") }
+        }
+        #expect(try await value() == 1)
+        #expect(try await value() == 1)
+        try await commitElsewhere()
+        #expect(try await value() == 2)
+
+        try await f.database.withSharedCommitCheck {
+            #expect(try await value() == 2)
+            try await commitElsewhere()
+            #expect(try await value() == 2)
+            try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE company SET default_allowance = default_allowance + 1") }
+            #expect(try await value() == 3)
+            try await commitElsewhere()
+            #expect(try await value() == 3)
+        }
+        #expect(try await value() == 4)
+        #expect(try await value() == 4)
+    }
+
     @Test func companySettingsChangedByAnotherProcessAreSeenAtOnce() async throws {
         let (f, other, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
