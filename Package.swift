@@ -37,6 +37,7 @@ let package = Package(
                 .embedInCode("0003_directory_accounts.sql"),
                 .embedInCode("0004_folded_copies_on_change.sql"),
                 .embedInCode("0005_delivery.sql"),
+                .embedInCode("0006_leave_types_and_half_days.sql"),
             ],
             swiftSettings: strict
         ),
@@ -161,7 +162,7 @@ let package = Package(
         .testTarget(name: "SGSQLiteTests", dependencies: ["SGSQLite", .product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: strict),
         .testTarget(
             name: "SGStoreTests",
-            dependencies: ["SGCore", "SGSQLite", "SGStore", "SGTestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            dependencies: ["SGCore", "SGMigrations", "SGSQLite", "SGStore", "SGTestSupport", .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(

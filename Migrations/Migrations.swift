@@ -17,5 +17,8 @@ public enum SchemaMigrations {
             identifier: "0004_folded_copies_on_change",
             sql: String(decoding: PackageResources._004_folded_copies_on_change_sql, as: UTF8.self)),
         Migration(identifier: "0005_delivery", sql: String(decoding: PackageResources._005_delivery_sql, as: UTF8.self)),
+        Migration(
+            identifier: "0006_leave_types_and_half_days",
+            sql: String(decoding: PackageResources._006_leave_types_and_half_days_sql, as: UTF8.self)),
     ]
 }

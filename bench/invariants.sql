@@ -1,25 +1,32 @@
 -- Balance and history invariants, checked from the database after the load (bench/run.sh).
 -- Each line prints "name|violations"; every count must be 0.
 
--- Approved plus pending working days never exceed an employee-year's allowance (its override, else the default).
+-- Approved plus pending working half days of types drawing on the allowance never exceed an employee-year's
+-- allowance (its override, else the default), in half days.
 SELECT 'balance: approved + pending <= allowance', COUNT(*) FROM (
-    SELECT d.employee_id, d.year, SUM(d.days) AS held,
-           COALESCE((SELECT a.days FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year),
-                    (SELECT default_allowance FROM company WHERE id = 1)) AS allowance
+    SELECT d.employee_id, d.year, SUM(d.halves) AS held,
+           2 * COALESCE((SELECT a.days FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year),
+                        (SELECT default_allowance FROM company WHERE id = 1)) AS allowance
     FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+    JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
     WHERE r.status IN ('pending', 'approved')
     GROUP BY d.employee_id, d.year
     HAVING held > allowance);
 
--- No two pending or approved requests of one employee share a day.
+-- No two pending or approved requests of one employee share a half day (a morning and an afternoon of one day
+-- do not overlap).
 SELECT 'no overlap between held requests', COUNT(*)
 FROM holiday_requests a JOIN holiday_requests b
   ON b.employee_id = a.employee_id AND b.id > a.id AND b.start_date <= a.end_date AND b.end_date >= a.start_date
+ AND NOT (b.start_date = a.end_date AND b.starts_afternoon = 1 AND a.ends_morning = 1)
+ AND NOT (a.start_date = b.end_date AND a.starts_afternoon = 1 AND b.ends_morning = 1)
 WHERE a.status IN ('pending', 'approved') AND b.status IN ('pending', 'approved');
 
--- A request's working days are the sum of its per-year split, each year within its dates, same employee.
+-- A request's working half days are the sum of its per-year split, each year within its dates, same employee
+-- and type.
 SELECT 'working days = sum of per-year days', COUNT(*) FROM holiday_requests r
-WHERE r.working_days != (SELECT COALESCE(SUM(d.days), 0) FROM holiday_request_days d WHERE d.request_id = r.id);
+WHERE r.halves != (SELECT COALESCE(SUM(d.halves), 0) FROM holiday_request_days d WHERE d.request_id = r.id)
+   OR EXISTS (SELECT 1 FROM holiday_request_days d WHERE d.request_id = r.id AND d.leave_type_id != r.leave_type_id);
 SELECT 'per-year days belong to the request''s employee and years', COUNT(*)
 FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
 WHERE d.employee_id != r.employee_id
@@ -29,7 +36,7 @@ WHERE d.employee_id != r.employee_id
 SELECT 'history ends in the current status', COUNT(*) FROM holiday_requests r
 WHERE r.status IS NOT (SELECT e.to_status FROM holiday_events e WHERE e.request_id = r.id ORDER BY e.id DESC LIMIT 1);
 SELECT 'history starts with a creation', COUNT(*) FROM holiday_requests r
-WHERE (SELECT e.from_status IS NULL AND e.to_status = 'pending'
+WHERE (SELECT e.from_status IS NULL AND e.to_status IN ('pending', 'approved')
        FROM holiday_events e WHERE e.request_id = r.id ORDER BY e.id LIMIT 1) IS NOT 1;
 SELECT 'each event moves from the previous state', COUNT(*) FROM holiday_events e
 WHERE e.from_status IS NOT (SELECT p.to_status FROM holiday_events p WHERE p.request_id = e.request_id AND p.id < e.id

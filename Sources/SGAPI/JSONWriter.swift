@@ -81,6 +81,13 @@ struct JSONWriter {
 
     mutating func value(_ number: Int64) { value(Int(number)) }
 
+    /// Days as a JSON number: whole days as integers, halves as x.5.
+    mutating func value(_ days: HalfDays) {
+        separate()
+        bytes.append(contentsOf: days.description.utf8)
+        needsComma = true
+    }
+
     mutating func value(_ number: Int64?) {
         if let number { value(number) } else { null() }
     }

@@ -42,8 +42,8 @@ struct AllowanceCommand: AsyncParsableCommand {
                 let balance = try await services.holidays.balance(employeeID: employee.id, year: year)
                 printOut(Output(
                     columns: ["username", "year", "allowance", "approved", "pending", "remaining"],
-                    rows: [[.text(employee.username), .number(year), .number(balance.allowance), .number(balance.approved),
-                            .number(balance.pending), .number(balance.remaining)]]
+                    rows: [[.text(employee.username), .number(year), .days(balance.allowance), .days(balance.approved),
+                            .days(balance.pending), .days(balance.remaining)]]
                 ).render(format))
             }
         }
@@ -259,21 +259,23 @@ struct Export: AsyncParsableCommand {
             for (employee, balance) in try await holidays.balances(year: year) {
                 try sink.write(CSV.record([
                     .text(employee.username), .text(employee.fullName), .text(employee.email),
-                    .text(employee.isActive ? "yes" : "no"), .number(year), .number(balance.allowance),
-                    .number(balance.approved), .number(balance.pending), .number(balance.remaining),
+                    .text(employee.isActive ? "yes" : "no"), .number(year), .days(balance.allowance),
+                    .days(balance.approved), .days(balance.pending), .days(balance.remaining),
                 ]))
             }
         } else {
             try sink.write(CSV.record([
-                "username", "full_name", "email", "request_id", "start", "end", "working_days", "working_days_in_year",
-                "status", "requested_at", "decided_by", "decided_at",
+                "username", "full_name", "email", "request_id", "leave_type", "start", "start_half", "end", "end_half",
+                "working_days", "working_days_in_year", "draws_on_allowance", "status", "requested_at", "decided_by", "decided_at",
             ]))
             try await holidays.export(year: year) { row in
                 let request = row.request
                 try sink.write(CSV.record([
                     .text(row.employee.username), .text(row.employee.fullName), .text(row.employee.email),
-                    .number(Int(request.id)), .text(request.startDate.description), .text(request.endDate.description),
-                    .number(request.workingDays), .number(row.daysInYear), .text(request.status.rawValue),
+                    .number(Int(request.id)), .text(request.leaveTypeName), .text(request.startDate.description),
+                    .text(request.startHalf.rawValue), .text(request.endDate.description), .text(request.endHalf.rawValue),
+                    .days(request.duration), .days(row.daysInYear), .text(row.drawsOnAllowance ? "yes" : "no"),
+                    .text(request.status.rawValue),
                     .text(Timestamp.format(request.createdAt)), .text(request.decidedBy ?? ""),
                     .text(request.decidedAt.map(Timestamp.format) ?? ""),
                 ]))

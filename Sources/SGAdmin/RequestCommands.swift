@@ -4,12 +4,22 @@ import SGCore
 
 func requestRows(_ items: [RequestWithEmployee]) -> Output {
     Output(
-        columns: ["id", "username", "name", "start", "end", "working_days", "status", "comment"],
+        columns: ["id", "username", "name", "type", "start", "end", "working_days", "status", "comment"],
         rows: items.map { item in
             [.number(Int(item.request.id)), .text(item.employee.username), .text(item.employee.fullName),
-             .text(item.request.startDate.description), .text(item.request.endDate.description),
-             .number(item.request.workingDays), .text(item.request.status.rawValue), .text(item.request.comment)]
+             .text(item.request.leaveTypeName), .text(halfDayText(item.request.startDate, item.request.startHalf, start: true)),
+             .text(halfDayText(item.request.endDate, item.request.endHalf, start: false)),
+             .days(item.request.duration), .text(item.request.status.rawValue), .text(item.request.comment)]
         })
+}
+
+/// A date, with the half when the request starts in the afternoon or ends at noon: "2026-08-10 pm", "2026-08-14 am".
+func halfDayText(_ date: CalendarDate, _ half: DayHalf, start: Bool) -> String {
+    switch (start, half) {
+    case (true, .afternoon): "\(date) pm"
+    case (false, .morning): "\(date) am"
+    default: date.description
+    }
 }
 
 struct Pending: AsyncParsableCommand {
@@ -63,8 +73,9 @@ struct Show: AsyncParsableCommand {
             var text = """
                 Request \(request.id)  \(request.status.rawValue)
                 Employee:      \(shown(detail.employee.fullName)) (\(detail.employee.username))
-                Dates:         \(request.startDate) to \(request.endDate)
-                Working days:  \(request.workingDays)\(detail.daysByYear.count > 1 ? " (" + detail.daysByYear.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + ")" : "")
+                Type:          \(shown(request.leaveTypeName))
+                Dates:         \(request.period)
+                Working days:  \(request.duration)\(detail.daysByYear.count > 1 ? " (" + detail.daysByYear.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + ")" : "")
                 Comment:       \(request.comment.isEmpty ? "-" : shown(request.comment))
                 Allowed moves: \(allowed.map(\.rawValue).joined(separator: ", ").ifEmpty(request.status.allowedActions.isEmpty ? "none (final)" : "none for you"))
                 History:

@@ -16,7 +16,7 @@ public struct SGAdmin: AsyncParsableCommand {
         subcommands: [
             Pending.self, List.self, Show.self, Approve.self, Reject.self, Revert.self, Cancel.self,
             AllowanceCommand.self, UserCommand.self, HolidaysCommand.self, NoticeCommand.self, CompanyCommand.self,
-            Migrate.self, Export.self, LDAPCommand.self, OutboxCommand.self, WebhookCommand.self,
+            Migrate.self, Export.self, LDAPCommand.self, OutboxCommand.self, WebhookCommand.self, LeaveTypeCommand.self,
         ])
 
     public init() {}
@@ -87,6 +87,7 @@ struct Output {
                     switch cell {
                     case .text(let text): .text(text)
                     case .number(let number): .number(number)
+                    case .days(let days): .days(days)
                     }
                 }))
             }
@@ -112,16 +113,18 @@ struct Output {
         // Most cells hold no line break: look at the bytes before asking Foundation to replace anything.
         case .text(let text): TextRules.shownSafely(text.utf8.contains(0x0A) ? text.replacingOccurrences(of: "\n", with: " ") : text)
         case .number(let number): String(number)
+        case .days(let days): days.description
         }
     }
 
     enum JSONValue: Encodable {
-        case text(String), number(Int)
+        case text(String), number(Int), days(HalfDays)
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .text(let text): try container.encode(text)
             case .number(let number): try container.encode(number)
+            case .days(let days): try container.encode(days.days)
             }
         }
     }

@@ -302,6 +302,10 @@ extension AppDatabase {
 
     public var sessionStore: any SessionStore { SQLSessions(database: self) }
 
+    public var leaveTypeStore: any LeaveTypeStore {
+        SQLStore<any LeaveTypeReading, any LeaveTypeWriting>(database: self, reading: SQLLeaveTypes.init, writing: SQLLeaveTypes.init)
+    }
+
     public var passwordStore: any PasswordStore {
         SQLStore<any PasswordReading, any PasswordWriting>(database: self, reading: SQLPasswords.init, writing: SQLPasswords.init)
     }
@@ -322,7 +326,8 @@ extension AppDatabase {
             devices: DeviceService(store: deviceStore, clock: clock), accounts: AccountService(store: accountStore, clock: clock),
             delivery: DeliveryService(store: outboxStore, clock: clock, policy: retryPolicy),
             webhooks: WebhookService(store: webhookStore, clock: clock),
-            passwords: PasswordService(store: passwordStore, hasher: BcryptPasswordHasher(), clock: clock))
+            passwords: PasswordService(store: passwordStore, hasher: BcryptPasswordHasher(), clock: clock),
+            leaveTypes: LeaveTypeService(store: leaveTypeStore))
     }
 }
 

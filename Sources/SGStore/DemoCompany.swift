@@ -95,6 +95,25 @@ public enum DemoCompany {
         let reverted = try await request("grace", nextMonday.adding(days: 7)!, 2, "")
         try await service.perform(.approve, on: reverted, by: admin)
         try await service.perform(.revert, on: reverted, by: admin, note: "Clashes with the release; let's talk")
+        // A dentist's morning, and a sick day recorded without approval.
+        var dentist = nextMonday.adding(days: 35)!
+        for attempt in 0..<7 {
+            do {
+                _ = try await service.createRequest(
+                    for: ids["bob"]!, period: try LeavePeriod(start: dentist, end: dentist, startHalf: .morning, endHalf: .morning),
+                    comment: "Dentist", actor: Actor(employeeID: ids["bob"], name: "bob", isAdmin: false))
+                break
+            } catch SGError.invalid(field: "endDate", _) where attempt < 6 {
+                dentist = dentist.adding(days: 1)!
+            }
+        }
+        do {
+            _ = try await service.createRequest(
+                for: ids["jose"]!, period: try LeavePeriod(start: today, end: today), leaveTypeID: LeaveType.sickID, comment: "",
+                actor: Actor(employeeID: ids["jose"], name: "jose", isAdmin: false))
+        } catch SGError.invalid(field: "endDate", _) {
+            // Today is not a working day: nobody is off sick.
+        }
         // A request across New Year, counted in both years.
         let newYearsEve = today < CalendarDate(year: today.year, month: 12, day: 21)! ? today.year : today.year + 1
         _ = try await request("hiro", CalendarDate(year: newYearsEve, month: 12, day: 28)!, 10, "Trip home")

@@ -77,13 +77,17 @@ enum Rows {
 
     // MARK: Requests
 
-    static let requestColumns =
-        "id, employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at, decided_by, decided_at"
+    /// A request's columns, of the table aliased `r` (every query of requests names it so), with its type's name.
+    static let requestColumns = """
+        r.id, r.employee_id, r.leave_type_id, (SELECT name FROM leave_types WHERE id = r.leave_type_id), r.start_date, \
+        r.end_date, r.starts_afternoon, r.ends_morning, r.halves, r.status, r.comment, r.created_at, r.updated_at, \
+        r.decided_by, r.decided_at
+        """
     /// How many columns `requestColumns` are: where the next selected column starts.
-    static let requestColumnCount = Int32(requestColumns.split(separator: ",").count)
+    static let requestColumnCount: Int32 = 15
 
-    /// `requestColumns` of the table aliased `r`, for joins.
-    static let requestColumnsOfR = qualified(requestColumns, "r")
+    /// `requestColumns`, for joins.
+    static let requestColumnsOfR = requestColumns
 
     /// No request covers more than `HolidayService.maximumSpanDays` days, so one that reaches `day` starts at most that
     /// many days before it. Bounding the start lets holiday_requests_employee (employee_id, start_date) skip an
@@ -95,50 +99,55 @@ enum Rows {
     /// A request from `requestColumns` starting at column 0; unreadable data is an error, not a guess.
     static func request(_ statement: SQLStatement) throws -> HolidayRequest {
         HolidayRequest(
-            id: statement.int64(0), employeeID: statement.int64(1), startDate: try statement.date(2),
-            endDate: try statement.date(3), workingDays: statement.int(4), status: try statement.status(5),
-            comment: statement.text(6), createdAt: try statement.timestamp(7), updatedAt: try statement.timestamp(8),
-            decidedBy: statement.optionalText(9), decidedAt: try statement.optionalTimestamp(10))
+            id: statement.int64(0), employeeID: statement.int64(1), leaveTypeID: statement.int64(2),
+            leaveTypeName: statement.text(3), startDate: try statement.date(4), endDate: try statement.date(5),
+            startHalf: statement.bool(6) ? .afternoon : .morning, endHalf: statement.bool(7) ? .morning : .afternoon,
+            duration: HalfDays(halves: statement.int(8)), status: try statement.status(9), comment: statement.text(10),
+            createdAt: try statement.timestamp(11), updatedAt: try statement.timestamp(12),
+            decidedBy: statement.optionalText(13), decidedAt: try statement.optionalTimestamp(14))
     }
 
     static func request(_ connection: SQLConnection, id: Int64) throws -> HolidayRequest? {
-        try connection.with("SELECT \(requestColumns) FROM holiday_requests WHERE id = ?") { statement in
+        try connection.with("SELECT \(requestColumns) FROM holiday_requests r WHERE r.id = ?") { statement in
             statement.bind(1, id)
             return try statement.step() ? try request(statement) : nil
         }
     }
 
-    static func daysByYear(_ connection: SQLConnection, requestID: Int64) throws -> [Int: Int] {
-        try connection.with("SELECT year, days FROM holiday_request_days WHERE request_id = ?") { statement in
+    static func daysByYear(_ connection: SQLConnection, requestID: Int64) throws -> [Int: HalfDays] {
+        try connection.with("SELECT year, halves FROM holiday_request_days WHERE request_id = ?") { statement in
             statement.bind(1, requestID)
-            var result: [Int: Int] = [:]
-            while try statement.step() { result[statement.int(0)] = statement.int(1) }
+            var result: [Int: HalfDays] = [:]
+            while try statement.step() { result[statement.int(0)] = HalfDays(halves: statement.int(1)) }
             return result
         }
     }
 
     // MARK: Balances
 
-    /// Days held (pending and approved) by employee-year and status: for one employee (`employee_id = ?1`) or
-    /// every employee, in the year `?` binds. The one place that says which requests hold days.
+    /// Half days held (pending and approved) by employee-year and status, of the types that draw on the
+    /// allowance: for one employee (`employee_id = ?1`) or every employee, in the year `?` binds. The one place
+    /// that says which requests hold days of the allowance.
     static func heldDaysSQL(oneEmployee: Bool) -> String {
         """
-        SELECT d.employee_id, r.status = 'approved', SUM(d.days)
-        FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+        SELECT d.employee_id, r.status = 'approved', SUM(d.halves)
+        FROM holiday_request_days d
+        JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+        JOIN holiday_requests r ON r.id = d.request_id
         WHERE \(oneEmployee ? "d.employee_id = ? AND " : "")d.year = ? AND r.status IN ('pending', 'approved')
         GROUP BY d.employee_id, r.status
         """
     }
 
-    static func heldDays(_ connection: SQLConnection, employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int) {
+    static func heldDays(_ connection: SQLConnection, employeeID: Int64, year: Int) throws -> HeldDays {
         try connection.with(heldDaysSQL(oneEmployee: true)) { statement in
             statement.bind(1, employeeID)
             statement.bind(2, year)
-            var approved = 0, pending = 0
+            var held = HeldDays()
             while try statement.step() {
-                if statement.bool(1) { approved = statement.int(2) } else { pending = statement.int(2) }
+                if statement.bool(1) { held.approved = HalfDays(halves: statement.int(2)) } else { held.pending = HalfDays(halves: statement.int(2)) }
             }
-            return (approved, pending)
+            return held
         }
     }
 }

@@ -179,7 +179,8 @@ struct SyntheticCompany {
                 while !counter.isWorkingDay(start) { start = start.adding(days: 1)! }
                 let end = CalendarDate(dayNumber: min(start.dayNumber + length - 1, slotStart + slot - 1))!
                 guard start <= end else { continue }
-                let days = counter.daysByYear(from: start, to: end)
+                let days = counter.halvesByYear(in: LeavePeriod(unchecked: start, end: end, startHalf: .morning, endHalf: .afternoon))
+                    .mapValues { $0.halves / 2 }
                 guard !days.isEmpty else { continue }
 
                 // Made 1 to 90 days ahead, during working hours; never after now.
@@ -299,21 +300,22 @@ struct SyntheticCompany {
 
                 let request = try db.makeStatement(sql: """
                     INSERT INTO holiday_requests
-                        (id, employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at, decided_by, decided_at)
+                        (id, employee_id, start_date, end_date, halves, status, comment, created_at, updated_at, decided_by, decided_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-                let days = try db.makeStatement(sql: "INSERT INTO holiday_request_days (request_id, employee_id, year, days) VALUES (?, ?, ?, ?)")
+                let days = try db.makeStatement(
+                    sql: "INSERT INTO holiday_request_days (request_id, employee_id, year, leave_type_id, halves) VALUES (?, ?, ?, 1, ?)")
                 var events: [(requestID: Int64, event: Event)] = []
                 events.reserveCapacity(requests.count * 2)
                 for (index, item) in requests.enumerated() {
                     let id = Int64(index + 1)
                     try request.execute(arguments: [
-                        id, item.employeeID, item.start.description, item.end.description, item.daysByYear.values.reduce(0, +),
+                        id, item.employeeID, item.start.description, item.end.description, 2 * item.daysByYear.values.reduce(0, +),
                         item.status.rawValue, item.comment, Timestamp.format(item.createdAt), Timestamp.format(item.updatedAt),
                         item.decidedBy, item.decidedAt.map(Timestamp.format),
                     ])
                     for (year, count) in item.daysByYear.sorted(by: { $0.key < $1.key }) {
-                        try days.execute(arguments: [id, item.employeeID, year, count])
+                        try days.execute(arguments: [id, item.employeeID, year, 2 * count])
                     }
                     for event in item.events { events.append((id, event)) }
                 }

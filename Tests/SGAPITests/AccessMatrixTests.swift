@@ -66,6 +66,11 @@ import SGTestSupport
         Row(.post, "/v1/webhooks", body: Body.webhook,                              401, 403, 403, 201, 401),
         Row(.get, "/v1/webhooks/{webhook}",                                         401, 403, 403, 200, 401),
         Row(.delete, "/v1/webhooks/{webhook}",                                      401, 403, 403, 204, 401),
+        Row(.get, "/v1/leave-types",                                                401, 200, 200, 200, 401),
+        Row(.post, "/v1/leave-types", body: Body.leaveType,                         401, 403, 403, 201, 401),
+        Row(.get, "/v1/leave-types/{leaveType}",                                    401, 200, 200, 200, 401),
+        Row(.patch, "/v1/leave-types/{leaveType}", body: Body.retire,               401, 403, 403, 200, 401),
+        Row(.delete, "/v1/leave-types/{leaveType}",                                 401, 403, 403, 204, 401),
     ]
 
     enum Caller: String, CaseIterable, Sendable {
@@ -90,6 +95,8 @@ import SGTestSupport
         static let pin = #"{"pinned":true}"#
         static let company = #"{"name":"Matrix S.L.","workingWeek":[1,2,3,4,5],"defaultAllowance":25,"timeZone":"UTC"}"#
         static let webhook = #"{"url":"https://hooks.example.com/matrix","events":["holiday.approved"]}"#
+        static let leaveType = #"{"name":"training","yearlyCap":5}"#
+        static let retire = #"{"retired":true}"#
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -138,6 +145,8 @@ import SGTestSupport
                     try await client.call(.post, "/v1/notices", token: admin, json: Body.notice).json["id"] as? Int)
                 let webhook = try #require(
                     try await client.call(.post, "/v1/webhooks", token: admin, json: Body.webhook).json["id"] as? Int)
+                let leaveType = try #require(
+                    try await client.call(.post, "/v1/leave-types", token: admin, json: #"{"name":"parental"}"#).json["id"] as? Int)
                 let device = "alice-device-0001"
                 #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: #"{"token":"\#(device)","platform":"android"}"#).status == .created)
                 #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.png()).status == .ok)
@@ -159,6 +168,7 @@ import SGTestSupport
                     .replacingOccurrences(of: "{companyNotice}", with: String(companyNotice))
                     .replacingOccurrences(of: "{device}", with: device)
                     .replacingOccurrences(of: "{webhook}", with: String(webhook))
+                    .replacingOccurrences(of: "{leaveType}", with: String(leaveType))
                 let reply = row.body == Body.photo
                     ? try await client.send(row.method, path, token: token, bytes: TestImages.png())
                     : try await client.call(row.method, path, token: token, json: row.body)

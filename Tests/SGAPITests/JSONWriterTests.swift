@@ -61,25 +61,26 @@ import SGCore
     @Test func writesARequestWithEveryFieldInSortedOrder() throws {
         let request = HolidayRequest(
             id: 7, employeeID: 3, startDate: CalendarDate(iso: "2026-12-28")!, endDate: CalendarDate(iso: "2027-01-05")!,
-            workingDays: 6, status: .approved, comment: "Home, \"really\"", createdAt: Date(timeIntervalSince1970: 1_790_000_000.5),
+            endHalf: .morning, duration: HalfDays(halves: 11), status: .approved, comment: "Home, \"really\"", createdAt: Date(timeIntervalSince1970: 1_790_000_000.5),
             updatedAt: Date(timeIntervalSince1970: 1_790_000_100), decidedBy: "admin", decidedAt: Date(timeIntervalSince1970: 1_790_000_100))
         let employee = Employee(id: 3, username: "bob", name: "José", surname: "Núñez", email: "bob@example.com", isAdmin: false, isActive: true)
         let admin = Actor(employeeID: 1, name: "admin", isAdmin: true)
         let detail = DTO.RequestDetail(
             request: DTO.Request(request, employee: employee, viewer: admin, today: CalendarDate(iso: "2026-12-01")!),
-            workingDaysByYear: [2027: 3, 2026: 3],
+            workingDaysByYear: [2027: HalfDays(halves: 5), 2026: .days(3)],
             history: [DTO.Event(HolidayEvent(id: 9, requestID: 7, from: nil, to: .pending, actor: "bob", actorEmployeeID: 3,
                                              at: Date(timeIntervalSince1970: 1_790_000_000.5), note: ""))],
             otherRequests: [],
-            balances: [Balance(year: 2026, allowance: 23, approved: 3, pending: 0)])
+            balances: [Balance(year: 2026, allowance: .days(23), approved: .days(3), pending: HalfDays(halves: 1))])
         var json = JSONWriter()
         detail.write(to: &json)
         let text = String(buffer: json.buffer)
-        #expect(text == #"{"allowedActions":["revert","cancel"],"balances":[{"allowance":23,"approved":3,"pending":0,"remaining":20,"year":2026}],"#
+        #expect(text == #"{"allowedActions":["revert","cancel"],"balances":[{"allowance":23,"approved":3,"pending":0.5,"remaining":19.5,"year":2026}],"#
             + #""comment":"Home, \"really\"","createdAt":"2026-09-21T14:13:20.500Z","#
             + #""decidedAt":"2026-09-21T14:15:00.000Z","decidedBy":"admin","employee":{"id":3,"name":"José","surname":"Núñez","username":"bob"},"#
-            + #""employeeId":3,"endDate":"2027-01-05","history":[{"actor":"bob","at":"2026-09-21T14:13:20.500Z","from":null,"id":9,"note":"","to":"pending"}],"#
-            + #""id":7,"otherRequests":[],"startDate":"2026-12-28","status":"approved","updatedAt":"2026-09-21T14:15:00.000Z","workingDays":6,"workingDaysByYear":{"2026":3,"2027":3}}"#)
+            + #""employeeId":3,"endDate":"2027-01-05","endHalf":"morning","history":[{"actor":"bob","at":"2026-09-21T14:13:20.500Z","from":null,"id":9,"note":"","to":"pending"}],"#
+            + #""id":7,"leaveTypeId":1,"leaveTypeName":"holiday","otherRequests":[],"startDate":"2026-12-28","startHalf":"morning","#
+            + #""status":"approved","updatedAt":"2026-09-21T14:15:00.000Z","workingDays":5.5,"workingDaysByYear":{"2026":3,"2027":2.5}}"#)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(Array(parsed.keys).sorted() == parsed.keys.sorted())
     }

@@ -127,7 +127,7 @@ struct AdminCLI {
         #expect(try cli.run(["allowance", "set", "maria", "\(year)", "400"]).status == 1)
         #expect(try cli.run(["allowance", "set", "ghost", "\(year)", "10"]).status == 1)
         #expect(try cli.run(["allowance", "default", "25"]).status == 0)
-        #expect(try await f.service.balance(employeeID: f.bob.id, year: year).allowance == 25)
+        #expect(try await f.service.balance(employeeID: f.bob.id, year: year).allowance == .days(25))
 
         #expect(try cli.run(["holidays", "add", "\(year + 1)-12-25", "Christmas"]).status == 0)
         #expect(try cli.run(["holidays", "add", "\(year + 1)-12-25", "Again"]).status == 1)
@@ -156,10 +156,18 @@ struct AdminCLI {
         let export = try cli.run(["export", "--year", "\(year)"])
         #expect(export.status == 0)
         let lines = export.stdout.components(separatedBy: "\r\n")
-        #expect(lines[0] == "username,full_name,email,request_id,start,end,working_days,working_days_in_year,status,requested_at,decided_by,decided_at")
+        #expect(lines[0] == "username,full_name,email,request_id,leave_type,start,start_half,end,end_half,working_days,"
+            + "working_days_in_year,draws_on_allowance,status,requested_at,decided_by,decided_at")
         let row = try #require(lines.first { $0.hasPrefix("eve,") })
-        #expect(row.hasPrefix("eve,\"'=HYPERLINK(\"\"http://x\"\") Ñandú\",eve@example.com,\(request.id),"))
+        #expect(row.hasPrefix("eve,\"'=HYPERLINK(\"\"http://x\"\") Ñandú\",eve@example.com,\(request.id),holiday,\(when),morning,\(when),afternoon,1,1,yes,approved,"))
         #expect(row.contains(",approved,") && row.contains(",admin,"))
+        // Half a day of sick leave: 0.5 in both day columns, and it does not draw on the allowance.
+        let sickDay = f.weekday(21)
+        let sick = try await f.service.createRequest(
+            for: eve.id, period: try LeavePeriod(start: sickDay, end: sickDay, startHalf: .afternoon, endHalf: .afternoon),
+            leaveTypeID: LeaveType.sickID, comment: "", actor: eve.actor)
+        let withSick = try cli.run(["export", "--year", "\(year)"]).stdout.components(separatedBy: "\r\n")
+        #expect(withSick.contains { $0.contains(",\(sick.id),sick,\(sickDay),afternoon,\(sickDay),afternoon,0.5,0.5,no,approved,") })
 
         let output = path.path + ".csv"
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -172,6 +180,40 @@ struct AdminCLI {
         #expect(unwritable.status == 1)
         // The reason, not "The operation could not be completed": the error was wrapped in a second one.
         #expect(unwritable.stderr.contains("Could not create /nonexistent/dir/x.csv.partial-") && unwritable.stderr.contains("No such file"), "\(unwritable.stderr)")
+    }
+
+    @Test func managesLeaveTypesAndShowsTypesAndHalves() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let list = try cli.run(["leave-type", "list", "--format", "csv"])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("2,sick,no,no,yes,,no\r\n"), "\(list.stdout)")
+        let add = try cli.run(["leave-type", "add", "training", "--yearly-cap", "2.5"])
+        #expect(add.status == 0 && add.stdout.contains("Leave type 4 'training' added."), "\(add.stderr)")
+        for bad in [["leave-type", "add", "Training"], ["leave-type", "add", "x", "--yearly-cap", "0.3"],
+                    ["leave-type", "retire", "1"], ["leave-type", "delete", "99"], ["leave-type", "change", "4", "--yearly-cap", "-1"]] {
+            let refused = try cli.run(bad)
+            #expect(refused.status != 0 && !refused.stderr.isEmpty && refused.stdout.isEmpty, "\(bad)")
+        }
+        #expect(try await f.services.leaveTypes.list().count == 4)
+
+        let day = f.weekday(14)
+        let morning = try await f.service.createRequest(
+            for: f.alice.id, period: try LeavePeriod(start: day, end: day, startHalf: .morning, endHalf: .morning), leaveTypeID: 4,
+            comment: "", actor: f.alice.actor)
+        let pending = try cli.run(["pending", "--format", "csv"])
+        #expect(pending.stdout.contains("\(morning.id),alice,Alice Example,training,\(day),\(day) am,0.5,pending,"), "\(pending.stdout)")
+        let show = try cli.run(["show", "\(morning.id)"])
+        #expect(show.stdout.contains("Type:          training\n") && show.stdout.contains("Dates:         \(day) (morning)\n"))
+        #expect(show.stdout.contains("Working days:  0.5\n"), "\(show.stdout)")
+        #expect(try cli.run(["leave-type", "delete", "4"]).status == 1)
+        let retire = try cli.run(["leave-type", "retire", "4"])
+        #expect(retire.status == 0 && retire.stdout.contains("retired"))
+        #expect(try await f.services.leaveTypes.leaveType(id: 4).isRetired)
+        #expect(try cli.run(["leave-type", "retire", "4", "--undo"]).status == 0)
+        #expect(try await !f.services.leaveTypes.leaveType(id: 4).isRetired)
     }
 
     @Test func refusesAMissingOrNewerDatabase() throws {
@@ -236,8 +278,8 @@ struct AdminCLI {
         }
         let balance = try await f.service.balance(employeeID: f.alice.id, year: days[0].year)
         let nextYear = try await f.service.balance(employeeID: f.alice.id, year: days[0].year + 1)
-        #expect(balance.remaining >= 0 && nextYear.remaining >= 0)
-        #expect(balance.approved + nextYear.approved > 0)
+        #expect(balance.remaining >= .zero && nextYear.remaining >= .zero)
+        #expect(balance.approved + nextYear.approved > .zero)
         let total = try await f.services.holidays.requests(RequestFilter(employeeID: f.alice.id, limit: 200), by: f.admin.actor).items
         // 23 days a year: in each year, every request up to the allowance is in and none beyond it.
         let perYear = Dictionary(grouping: dates, by: \.year).mapValues { min($0.count, 23) }

@@ -59,7 +59,8 @@ import SGTestSupport
         }
         let counter = WorkingDayCounter(week: .mondayToFriday, publicHolidays: publicHolidays)
         #expect(!publicHolidays.isEmpty && touching == 0)
-        #expect(freeDays.count == counter.daysByYear(from: CalendarDate(year: 2028, month: 1, day: 1)!, to: CalendarDate(year: 2028, month: 12, day: 31)!)[2028])
+        let year2028 = try LeavePeriod(start: CalendarDate(year: 2028, month: 1, day: 1)!, end: CalendarDate(year: 2028, month: 12, day: 31)!)
+        #expect(HalfDays.days(freeDays.count) == counter.halvesByYear(in: year2028)[2028])
         #expect(freeDays.allSatisfy { $0.map { $0.year == 2028 && counter.isWorkingDay($0) } ?? false })
 
         // One token per active employee, and each works as a bearer token.

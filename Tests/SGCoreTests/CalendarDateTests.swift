@@ -163,3 +163,12 @@ import Testing
         #expect(expected == 261)
     }
 }
+
+extension WorkingDayCounter {
+    /// Whole days per year of a whole-day period (none when the dates are reversed), for the tests above.
+    fileprivate func daysByYear(from start: CalendarDate, to end: CalendarDate) -> [Int: Int] {
+        guard start <= end else { return [:] }
+        let halves = halvesByYear(in: LeavePeriod(unchecked: start, end: end, startHalf: .morning, endHalf: .afternoon))
+        return halves.mapValues { $0.halves / 2 }
+    }
+}

@@ -13,7 +13,7 @@ import Testing
 
     func request(_ status: HolidayStatus, start: CalendarDate = CalendarDate(iso: "2026-03-10")!) -> HolidayRequest {
         HolidayRequest(
-            id: 42, employeeID: 1, startDate: start, endDate: start.adding(days: 2)!, workingDays: 3, status: status,
+            id: 42, employeeID: 1, startDate: start, endDate: start.adding(days: 2)!, duration: .days(3), status: status,
             comment: "", createdAt: Date(), updatedAt: Date(), decidedBy: nil, decidedAt: nil)
     }
 

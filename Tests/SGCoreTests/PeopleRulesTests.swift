@@ -189,7 +189,7 @@ private func apply(_ build: (inout ProfilePatch) -> Void, owned: Set<ProfileFiel
     @Test func everyMoveOfARequestIsToldToItsOwner() throws {
         let request = HolidayRequest(
             id: 42, employeeID: ada.id, startDate: CalendarDate(year: 2026, month: 8, day: 10)!,
-            endDate: CalendarDate(year: 2026, month: 8, day: 14)!, workingDays: 5, status: .pending, comment: "",
+            endDate: CalendarDate(year: 2026, month: 8, day: 14)!, duration: .days(5), status: .pending, comment: "",
             createdAt: Date(), updatedAt: Date(), decidedBy: nil, decidedAt: nil)
         let admin = Actor(employeeID: 9, name: "boss", isAdmin: true)
         #expect(HolidayNotices.notice(for: request, from: nil, to: .pending, actor: ada.actor, actorDisplayName: "Ada", note: "", at: Date()) == nil)

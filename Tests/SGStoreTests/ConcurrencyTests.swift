@@ -41,7 +41,7 @@ import SGTestSupport
         }
         let balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
         #expect(balance.approved + balance.pending <= balance.allowance)
-        #expect(balance.pending == 25)
+        #expect(balance.pending == .days(25))
         #expect(results.filter { $0 }.count == 25)
         let requests = try await f.services.holidays.requests(RequestFilter(employeeID: f.alice.id, limit: 200), by: f.admin.actor).items.map(\.request)
         #expect(requests.count == 25)

@@ -14,17 +14,17 @@ import SGTestSupport
             for: f.alice.id, start: Fixture.date("2026-08-10"), end: Fixture.date("2026-08-16"), comment: "  Sea  ",
             actor: f.alice.actor)
         #expect(request.status == .pending)
-        #expect(request.workingDays == 4)
+        #expect(request.duration == .days(4))
         #expect(request.comment == "Sea")
         let detail = try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor)
         #expect(detail.events.count == 1)
         #expect(detail.events[0].from == nil && detail.events[0].to == .pending && detail.events[0].actor == "alice")
         #expect(detail.today == f.today)
-        #expect(detail.balances == [Balance(year: 2026, allowance: 23, approved: 0, pending: 4)])
+        #expect(detail.balances == [Balance(year: 2026, allowance: .days(23), approved: .zero, pending: .days(4))])
         #expect(detail.otherRequests.isEmpty)
         let balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
-        #expect(balance == Balance(year: 2026, allowance: 23, approved: 0, pending: 4))
-        #expect(balance.remaining == 19)
+        #expect(balance == Balance(year: 2026, allowance: .days(23), approved: .zero, pending: .days(4)))
+        #expect(balance.remaining == .days(19))
     }
 
     /// A public holiday's name is one line of text like any other: a line break or NUL was accepted.
@@ -65,7 +65,7 @@ import SGTestSupport
     @Test func startingTodayIsAllowed() async throws {
         let f = try await Fixture.make()
         let request = try await f.service.createRequest(for: f.alice.id, start: f.day(0), end: f.day(0), comment: "", actor: f.alice.actor)
-        #expect(request.workingDays == 1)
+        #expect(request.duration == .days(1))
     }
 
     @Test(arguments: [
@@ -98,18 +98,18 @@ import SGTestSupport
         let second = try await f.service.createRequest(for: f.alice.id, start: f.day(7), end: f.day(11), comment: "", actor: f.alice.actor)
         try await f.service.perform(.reject, on: second.id, by: f.admin.actor, note: "No")
         _ = try await f.service.createRequest(for: f.alice.id, start: f.day(7), end: f.day(11), comment: "", actor: f.alice.actor)
-        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == 5)
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == .days(5))
     }
 
     @Test func pendingDaysReserveTheBalance() async throws {
         let f = try await Fixture.make()
         try await f.service.setAllowance(employeeID: f.alice.id, year: 2026, days: 7, by: f.admin.actor)
         _ = try await f.service.createRequest(for: f.alice.id, start: Fixture.date("2026-04-06"), end: Fixture.date("2026-04-10"), comment: "", actor: f.alice.actor)
-        await #expect(throws: SGError.balanceExceeded(year: 2026, requested: 3, remaining: 2, allowance: 7)) {
+        await #expect(throws: SGError.balanceExceeded(year: 2026, requested: .days(3), remaining: .days(2), allowance: .days(7))) {
             _ = try await f.service.createRequest(for: f.alice.id, start: Fixture.date("2026-05-04"), end: Fixture.date("2026-05-06"), comment: "", actor: f.alice.actor)
         }
         _ = try await f.service.createRequest(for: f.alice.id, start: Fixture.date("2026-05-04"), end: Fixture.date("2026-05-05"), comment: "", actor: f.alice.actor)
-        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).remaining == 0)
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).remaining == .zero)
     }
 
     @Test func aRequestAcrossNewYearMustFitBothYears() async throws {
@@ -117,17 +117,17 @@ import SGTestSupport
         try await f.services.company.addPublicHoliday(PublicHoliday(date: Fixture.date("2027-01-01"), name: "New Year"), by: f.admin.actor)
         try await f.service.setAllowance(employeeID: f.alice.id, year: 2027, days: 4, by: f.admin.actor)
         // 28 Dec 2026 .. 8 Jan 2027 holds 4 days in 2026 and 5 in 2027: 2027 has only 4.
-        await #expect(throws: SGError.balanceExceeded(year: 2027, requested: 5, remaining: 4, allowance: 4)) {
+        await #expect(throws: SGError.balanceExceeded(year: 2027, requested: .days(5), remaining: .days(4), allowance: .days(4))) {
             _ = try await f.service.createRequest(for: f.alice.id, start: Fixture.date("2026-12-28"), end: Fixture.date("2027-01-08"), comment: "", actor: f.alice.actor)
         }
         let request = try await f.service.createRequest(
             for: f.alice.id, start: Fixture.date("2026-12-28"), end: Fixture.date("2027-01-07"), comment: "", actor: f.alice.actor)
-        #expect(request.workingDays == 8)
-        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == 4)
-        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2027).pending == 4)
-        #expect(try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor).daysByYear == [2026: 4, 2027: 4])
+        #expect(request.duration == .days(8))
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == .days(4))
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2027).pending == .days(4))
+        #expect(try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor).daysByYear == [2026: .days(4), 2027: .days(4)])
         let in2027 = try await f.service.yearView(employeeID: f.alice.id, year: 2027)
-        #expect(in2027.requests.map(\.id) == [request.id] && in2027.balance.pending == 4)
+        #expect(in2027.requests.map(\.id) == [request.id] && in2027.balance.pending == .days(4))
     }
 
     @Test func everyTransitionAppendsOneEventAndApprovingTwiceIsAConflict() async throws {
@@ -184,7 +184,7 @@ import SGTestSupport
         try await f.database.write { (db: Database) in
             try db.execute(sql: "INSERT INTO allowances (employee_id, year, days) VALUES (?, 2026, 2)", arguments: [f.alice.id])
         }
-        await #expect(throws: SGError.balanceExceeded(year: 2026, requested: 3, remaining: 2, allowance: 2)) {
+        await #expect(throws: SGError.balanceExceeded(year: 2026, requested: .days(3), remaining: .days(2), allowance: .days(2))) {
             try await f.service.perform(.approve, on: request.id, by: f.admin.actor)
         }
         #expect(try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor).request.status == .pending)
@@ -196,7 +196,7 @@ import SGTestSupport
         _ = try await f.service.createRequest(for: f.alice.id, start: f.day(7), end: f.day(11), comment: "", actor: f.alice.actor)
         await #expect(throws: SGError.self) { try await f.services.company.setDefaultAllowance(4, by: f.admin.actor) }
         try await f.services.company.setDefaultAllowance(5, by: f.admin.actor)
-        #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == 5)
+        #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == .days(5))
         await #expect(throws: SGError.forbidden("Only an admin can change allowances.")) {
             try await f.services.company.setDefaultAllowance(30, by: f.alice.actor)
         }

@@ -27,13 +27,13 @@ import SGTestSupport
             // Written through this process's writer, read through its pool.
             let request = try await f.service.createRequest(for: f.alice.id, start: start, end: start, comment: "", actor: f.alice.actor)
             #expect(try await f.services.holidays.requests(RequestFilter(status: .pending), by: f.admin.actor).items.last?.request.id == request.id)
-            #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == 1)
+            #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == .days(1))
             // Decided by the other process, read here.
             try await otherService.perform(.approve, on: request.id, by: f.admin.actor)
             #expect(try await f.services.holidays.requestDetail(id: request.id, by: f.admin.actor).request.status == .approved)
-            #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).approved == round + 1)
+            #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).approved == .days(round + 1))
             let view = try await f.service.yearView(employeeID: f.alice.id, year: nil)
-            #expect(view.year == 2026 && view.requests.count == round + 1 && view.balance.approved == round + 1 && view.balance.pending == 0)
+            #expect(view.year == 2026 && view.requests.count == round + 1 && view.balance.approved == .days(round + 1) && view.balance.pending == .zero)
         }
     }
 
@@ -140,10 +140,10 @@ import SGTestSupport
     @Test func companySettingsChangedByAnotherProcessAreSeenAtOnce() async throws {
         let (f, other, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
-        for _ in 0..<3 { #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == 23) }
+        for _ in 0..<3 { #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == .days(23)) }
         try await other.services(clock: f.clock).company.setDefaultAllowance(25, by: f.admin.actor)
-        #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == 25)
-        #expect(try await f.service.yearView(employeeID: f.bob.id, year: 2026).balance.allowance == 25)
+        #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowance == .days(25))
+        #expect(try await f.service.yearView(employeeID: f.bob.id, year: 2026).balance.allowance == .days(25))
 
         // Late in the evening of 2 March in UTC is already 3 March in Tokyo.
         f.clock.set(Date(timeIntervalSince1970: Double(Fixture.today.dayNumber) * 86_400 + 22 * 3600))
@@ -190,7 +190,7 @@ import SGTestSupport
         #expect(try await f.services.holidays.requests(RequestFilter(employeeID: f.alice.id), by: f.admin.actor).total == 10)
         #expect(try await server.services(clock: f.clock).holidays.requestDetail(id: ids[0], by: f.admin.actor).request.status == .approved)
         let balance = try await service.balance(employeeID: f.alice.id, year: 2026)
-        #expect(balance.pending == 9 && balance.approved == 1)
+        #expect(balance.pending == .days(9) && balance.approved == .days(1))
         #expect(try AppDatabase.inMemory().checkpoint() == (0, 0))
     }
 
@@ -270,7 +270,7 @@ import SGTestSupport
             answers.append("""
                 \(page.total) \(page.nextAfterID.map(String.init) ?? "-") \(page.items.map { "\($0.request.id)\($0.employee.username)" })
                 \(detail.daysByYear.sorted { $0.key < $1.key }) \(detail.events.map { "\($0.from?.rawValue ?? "-")>\($0.to.rawValue)" })
-                \(requests.map(\.workingDays)) \(balance) \(exported)
+                \(requests.map(\.duration)) \(balance) \(exported)
                 \(try await f.services.company.publicHolidays(year: 2026).map(\.date)) \(try await f.services.holidays.balances(year: 2026).map { "\($0.0.username):\($0.1.remaining)" })
                 """)
         }

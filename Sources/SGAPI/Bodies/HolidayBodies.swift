@@ -24,7 +24,7 @@ enum DTO {
         /// The request's fields; a detail adds its history and per-year days, each at its place in the key order.
         /// `decidedBy` and `decidedAt` are always present (null until a decision).
         func writeFields(
-            to json: inout JSONWriter, history: [Event]? = nil, workingDaysByYear: [Int: Int]? = nil,
+            to json: inout JSONWriter, history: [Event]? = nil, workingDaysByYear: [Int: HalfDays]? = nil,
             otherRequests: [Request]? = nil, balances: [Balance]? = nil
         ) {
             json.key("allowedActions"); json.array(allowedActions) { json, action in json.value(action.rawValue) }
@@ -36,13 +36,17 @@ enum DTO {
             if let employee { json.key("employee"); json.value(EmployeeRef(employee)) }
             json.key("employeeId"); json.value(request.employeeID)
             json.key("endDate"); json.value(request.endDate)
+            json.key("endHalf"); json.value(request.endHalf.rawValue)
             if let history { json.key("history"); json.array(history) { json, event in json.value(event) } }
             json.key("id"); json.value(request.id)
+            json.key("leaveTypeId"); json.value(request.leaveTypeID)
+            json.key("leaveTypeName"); json.value(request.leaveTypeName)
             if let otherRequests { json.key("otherRequests"); json.array(otherRequests) { json, other in json.value(other) } }
             json.key("startDate"); json.value(request.startDate)
+            json.key("startHalf"); json.value(request.startHalf.rawValue)
             json.key("status"); json.value(request.status.rawValue)
             json.key("updatedAt"); json.value(request.updatedAt)
-            json.key("workingDays"); json.value(request.workingDays)
+            json.key("workingDays"); json.value(request.duration)
             if let workingDaysByYear {
                 json.key("workingDaysByYear")
                 json.object { json in
@@ -75,7 +79,7 @@ enum DTO {
     /// A request flattened with its per-year split and history.
     struct RequestDetail: JSONBody {
         let request: Request
-        let workingDaysByYear: [Int: Int]
+        let workingDaysByYear: [Int: HalfDays]
         let history: [Event]
         /// The requester's other requests in the years this one draws on, for the decision.
         let otherRequests: [Request]

@@ -10,6 +10,27 @@ struct MyHolidaysController {
         let startDate: String
         let endDate: String
         let comment: String?
+        let leaveTypeId: Int64?
+        let startHalf: String?
+        let endHalf: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            startDate = try container.decode(String.self, forKey: AnyKey("startDate"))
+            endDate = try container.decode(String.self, forKey: AnyKey("endDate"))
+            // Null is the empty comment, as it always was.
+            comment = try container.decodeIfPresent(String.self, forKey: AnyKey("comment"))
+            leaveTypeId = try container.optional(Int64.self, "leaveTypeId")
+            startHalf = try container.optional(String.self, "startHalf")
+            endHalf = try container.optional(String.self, "endHalf")
+        }
+
+        func period() throws -> LeavePeriod {
+            try LeavePeriod(
+                start: try CalendarDate.parse(startDate, field: "startDate"), end: try CalendarDate.parse(endDate, field: "endDate"),
+                startHalf: try startHalf.map { try DayHalf.parse($0, field: "startHalf") } ?? .morning,
+                endHalf: try endHalf.map { try DayHalf.parse($0, field: "endHalf") } ?? .afternoon)
+        }
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -33,13 +54,14 @@ struct MyHolidaysController {
             return JSON.response(rendered.body)
         }
 
-        /// Requests days off; the server counts the working days and checks overlap and balance.
+        /// Requests leave (a holiday unless another type is named, whole days unless halves are named); the server
+        /// counts the working half days and checks overlap, balance and the type's cap.
         group.post("/me/holidays") { request, context in
             let employee = try context.requireEmployee()
             let body = try await JSON.decode(NewHolidayBody.self, from: request, context: context)
             let created = try await services.holidays.createRequest(
-                for: employee.id, start: try CalendarDate.parse(body.startDate, field: "startDate"),
-                end: try CalendarDate.parse(body.endDate, field: "endDate"), comment: body.comment ?? "", actor: employee.actor)
+                for: employee.id, period: try body.period(), leaveTypeID: body.leaveTypeId, comment: body.comment ?? "",
+                actor: employee.actor)
             let today = try await services.company.today()
             return JSON.response(
                 written: DTO.Request(created, employee: employee, viewer: employee.actor, today: today), status: .created,

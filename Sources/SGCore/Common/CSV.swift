@@ -17,6 +17,8 @@ public enum CSV {
         /// it instead of running it as a formula.
         case text(String)
         case number(Int)
+        /// Days in 0.5 steps: "3", "2.5".
+        case days(HalfDays)
 
         public init(stringLiteral value: String) { self = .text(value) }
         public init(integerLiteral value: Int) { self = .number(value) }
@@ -27,6 +29,8 @@ public enum CSV {
             switch self {
             case .number(let value):
                 line.append(String(value))
+            case .days(let value):
+                line.append(value.description)
             case .text(let value):
                 let utf8 = value.utf8
                 let formula = utf8.first.map { [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains($0) } ?? false

@@ -12,11 +12,12 @@ public struct CoreServices: Sendable {
     public let webhooks: WebhookService
     /// Local passwords as `sgadmin` sets them; the server serves `passwords.served(by:…)`.
     public let passwords: PasswordService
+    public let leaveTypes: LeaveTypeService
 
     public init(
         holidays: HolidayService, company: CompanyService, people: PeopleService, notices: NoticeService,
         devices: DeviceService, accounts: AccountService, delivery: DeliveryService, webhooks: WebhookService,
-        passwords: PasswordService
+        passwords: PasswordService, leaveTypes: LeaveTypeService
     ) {
         self.holidays = holidays
         self.company = company
@@ -27,6 +28,7 @@ public struct CoreServices: Sendable {
         self.delivery = delivery
         self.webhooks = webhooks
         self.passwords = passwords
+        self.leaveTypes = leaveTypes
     }
 
     /// Logins and tokens checked by `directory`, over the same accounts.

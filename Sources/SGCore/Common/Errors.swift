@@ -16,7 +16,7 @@ public enum SGError: Error, Equatable, Sendable {
     /// The dates overlap a pending or approved request of the same employee (409).
     case overlap(requestID: Int64, start: CalendarDate, end: CalendarDate, status: HolidayStatus)
     /// Not enough days left in a year (409).
-    case balanceExceeded(year: Int, requested: Int, remaining: Int, allowance: Int)
+    case balanceExceeded(year: Int, requested: HalfDays, remaining: HalfDays, allowance: HalfDays)
     /// Any other conflict with the current data (409).
     case conflict(String)
     /// A body larger than the endpoint accepts (413).
@@ -45,8 +45,8 @@ public enum SGError: Error, Equatable, Sendable {
         case .overlap(let id, let start, let end, let status):
             "The dates overlap request \(id) (\(start) to \(end), \(status.rawValue)). Cancel or change that request first."
         case .balanceExceeded(let year, let requested, let remaining, let allowance):
-            "\(requested) working day\(requested == 1 ? "" : "s") in \(year) would exceed the balance: "
-                + "\(remaining) of \(allowance) day\(allowance == 1 ? "" : "s") remain once pending requests are counted."
+            "\(requested) working day\(requested == .days(1) ? "" : "s") in \(year) would exceed the balance: "
+                + "\(remaining) of \(allowance) day\(allowance == .days(1) ? "" : "s") remain once pending requests are counted."
         case .conflict(let message): message
         case .payloadTooLarge(let message): message
         case .unsupportedMediaType(let message): message

@@ -107,30 +107,30 @@ struct HolidayMail {
     /// Written to the request's owner ("your request") rather than to an approver.
     let toOwner: Bool
 
-    var dates: String {
-        request.startDate == request.endDate
-            ? "\(request.startDate)" : "\(request.startDate) to \(request.endDate)"
-    }
+    var dates: String { request.period.description }
 
-    var days: String { request.workingDays == 1 ? "1 working day" : "\(request.workingDays) working days" }
+    var days: String { request.duration.inWorkingDays }
+
+    var kind: String { request.kindInWords }
 
     var subject: String {
         switch event {
-        case .holidayRequested: "Holiday request from \(owner.fullName): \(dates)"
-        case .holidayApproved: toOwner ? "Your holiday \(dates) is approved" : "Approved: \(owner.fullName), \(dates)"
-        case .holidayRejected: toOwner ? "Your holiday request \(dates) is rejected" : "Rejected: \(owner.fullName), \(dates)"
-        case .holidayReverted: toOwner ? "Your holiday \(dates) is back to pending" : "Back to pending: \(owner.fullName), \(dates)"
-        case .holidayCancelled: toOwner ? "Your holiday \(dates) is cancelled" : "Cancelled: \(owner.fullName), \(dates)"
+        case .holidayRequested: "\(kind) request from \(owner.fullName): \(dates)"
+        case .holidayApproved: toOwner ? "Your \(kind.lowercased()) \(dates) is approved" : "Approved: \(owner.fullName), \(dates)"
+        case .holidayRejected: toOwner ? "Your \(kind.lowercased()) request \(dates) is rejected" : "Rejected: \(owner.fullName), \(dates)"
+        case .holidayReverted: toOwner ? "Your \(kind.lowercased()) \(dates) is back to pending" : "Back to pending: \(owner.fullName), \(dates)"
+        case .holidayCancelled: toOwner ? "Your \(kind.lowercased()) \(dates) is cancelled" : "Cancelled: \(owner.fullName), \(dates)"
         default: "Holiday request \(request.id)"
         }
     }
 
     var body: String {
         var lines: [String] = []
-        let whose = toOwner ? "Your holiday request" : "The holiday request of \(owner.fullName)"
+        let whose = toOwner ? "Your \(kind.lowercased()) request" : "The \(kind.lowercased()) request of \(owner.fullName)"
         switch event {
         case .holidayRequested:
-            lines.append("\(owner.fullName) asks for holidays from \(request.startDate) to \(request.endDate): \(days).")
+            lines.append("\(owner.fullName) asks for \(request.leaveTypeID == LeaveType.holidayID ? "holidays" : kind.lowercased()) "
+                    + (request.period.isWholeDays ? "from \(request.startDate) to \(request.endDate)" : dates) + ": \(days).")
             if !request.comment.isEmpty { lines.append("Comment: \(request.comment)") }
             lines.append("It waits for your decision.")
         case .holidayApproved:
@@ -218,7 +218,12 @@ public struct WebhookPayload: Encodable, Sendable {
         let employeeId: Int64
         let startDate: String
         let endDate: String
-        let workingDays: Int
+        let leaveTypeId: Int64
+        let leaveType: String
+        let startHalf: DayHalf
+        let endHalf: DayHalf
+        /// In days, in steps of 0.5.
+        let workingDays: Double
         let status: HolidayStatus
         let comment: String
         let createdAt: String
@@ -231,7 +236,11 @@ public struct WebhookPayload: Encodable, Sendable {
             employeeId = request.employeeID
             startDate = request.startDate.description
             endDate = request.endDate.description
-            workingDays = request.workingDays
+            leaveTypeId = request.leaveTypeID
+            leaveType = request.leaveTypeName
+            startHalf = request.startHalf
+            endHalf = request.endHalf
+            workingDays = request.duration.days
             status = request.status
             comment = request.comment
             createdAt = Timestamp.format(request.createdAt)
@@ -290,8 +299,7 @@ struct ReminderMail {
     var body: String {
         var lines = ["Hello,", "", "These requests have waited more than \(waitingHours) hours for a decision:", ""]
         for (request, owner) in requests {
-            let days = request.workingDays == 1 ? "1 working day" : "\(request.workingDays) working days"
-            lines.append("- \(owner.fullName): \(request.startDate) to \(request.endDate), \(days), asked \(Timestamp.format(request.createdAt))")
+            lines.append("- \(owner.fullName): \(request.kindInWords.lowercased()) \(request.period), \(request.duration.inWorkingDays), asked \(Timestamp.format(request.createdAt))")
             if !publicURL.isEmpty { lines.append("  \(publicURL)/holidays/\(request.id)") }
         }
         lines += ["", "You get this digest once a day while requests wait."]

@@ -50,7 +50,7 @@ public struct RequestDetail: Sendable {
     public let request: HolidayRequest
     public let employee: Employee
     public let events: [HolidayEvent]
-    public let daysByYear: [Int: Int]
+    public let daysByYear: [Int: HalfDays]
     /// The requester's other requests touching the years this one draws on.
     public let otherRequests: [HolidayRequest]
     /// The requester's balance in each year this one draws on.
@@ -70,10 +70,13 @@ public struct EmployeeYear: Sendable {
 public struct ExportRow: Sendable {
     public let employee: Employee
     public let request: HolidayRequest
-    /// The request's working days that fall in the exported year.
-    public let daysInYear: Int
+    /// The request's working half days that fall in the exported year.
+    public let daysInYear: HalfDays
+    /// Whether the request's type draws on the allowance.
+    public let drawsOnAllowance: Bool
 
-    public init(employee: Employee, request: HolidayRequest, daysInYear: Int) {
+    public init(employee: Employee, request: HolidayRequest, daysInYear: HalfDays, drawsOnAllowance: Bool) {
+        self.drawsOnAllowance = drawsOnAllowance
         self.employee = employee
         self.request = request
         self.daysInYear = daysInYear
@@ -162,7 +165,7 @@ extension HolidayService {
             let overrides = try tx.allowanceOverrides(year: year)
             return try tx.employees().map { employee in
                 (employee, Self.balance(
-                    year: year, override: overrides[employee.id], held: held[employee.id] ?? (0, 0), company: company))
+                    year: year, override: overrides[employee.id], held: held[employee.id] ?? HeldDays(), company: company))
             }
         }
     }

@@ -3,9 +3,15 @@ import Foundation
 public struct HolidayRequest: Sendable, Equatable {
     public var id: Int64
     public var employeeID: Int64
+    public var leaveTypeID: Int64
+    /// The type's name when the request was read.
+    public var leaveTypeName: String
     public var startDate: CalendarDate
     public var endDate: CalendarDate
-    public var workingDays: Int
+    public var startHalf: DayHalf
+    public var endHalf: DayHalf
+    /// Working half days, fixed when the request was made.
+    public var duration: HalfDays
     public var status: HolidayStatus
     public var comment: String
     public var createdAt: Date
@@ -14,20 +20,35 @@ public struct HolidayRequest: Sendable, Equatable {
     public var decidedAt: Date?
 
     public init(
-        id: Int64, employeeID: Int64, startDate: CalendarDate, endDate: CalendarDate, workingDays: Int,
-        status: HolidayStatus, comment: String, createdAt: Date, updatedAt: Date, decidedBy: String?, decidedAt: Date?
+        id: Int64, employeeID: Int64, leaveTypeID: Int64 = LeaveType.holidayID, leaveTypeName: String = "holiday",
+        startDate: CalendarDate, endDate: CalendarDate, startHalf: DayHalf = .morning, endHalf: DayHalf = .afternoon,
+        duration: HalfDays, status: HolidayStatus, comment: String, createdAt: Date, updatedAt: Date, decidedBy: String?,
+        decidedAt: Date?
     ) {
         self.id = id
         self.employeeID = employeeID
+        self.leaveTypeID = leaveTypeID
+        self.leaveTypeName = leaveTypeName
         self.startDate = startDate
         self.endDate = endDate
-        self.workingDays = workingDays
+        self.startHalf = startHalf
+        self.endHalf = endHalf
+        self.duration = duration
         self.status = status
         self.comment = comment
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.decidedBy = decidedBy
         self.decidedAt = decidedAt
+    }
+
+    public var period: LeavePeriod { LeavePeriod(unchecked: startDate, end: endDate, startHalf: startHalf, endHalf: endHalf) }
+
+    /// What people call the request in messages: "Holiday", "Sick leave", "Parental leave".
+    public var kindInWords: String {
+        if leaveTypeID == LeaveType.holidayID { return "Holiday" }
+        let name = leaveTypeName.prefix(1).uppercased() + leaveTypeName.dropFirst()
+        return name.lowercased().hasSuffix("leave") ? name : name + " leave"
     }
 }
 
@@ -54,16 +75,30 @@ public struct HolidayEvent: Sendable, Equatable {
     }
 }
 
+/// An employee-year's balance of the allowance, in half days. Only leave types that draw on the allowance
+/// count as approved or pending here.
 public struct Balance: Sendable, Equatable {
     public var year: Int
-    public var allowance: Int
-    public var approved: Int
-    public var pending: Int
-    public var remaining: Int { allowance - approved - pending }
+    public var allowance: HalfDays
+    public var approved: HalfDays
+    public var pending: HalfDays
+    public var remaining: HalfDays { allowance - approved - pending }
 
-    public init(year: Int, allowance: Int, approved: Int, pending: Int) {
+    public init(year: Int, allowance: HalfDays, approved: HalfDays, pending: HalfDays) {
         self.year = year
         self.allowance = allowance
+        self.approved = approved
+        self.pending = pending
+    }
+}
+
+/// Half days held (pending and approved) by one employee in one year.
+public struct HeldDays: Sendable, Equatable {
+    public var approved: HalfDays
+    public var pending: HalfDays
+    public var total: HalfDays { approved + pending }
+
+    public init(approved: HalfDays = .zero, pending: HalfDays = .zero) {
         self.approved = approved
         self.pending = pending
     }

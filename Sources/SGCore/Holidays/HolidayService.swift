@@ -17,16 +17,22 @@ public struct HolidayService: Sendable {
 
     // MARK: Requests
 
-    /// Creates a pending request for `employeeID` after checking dates, overlap and balance in one transaction.
+    /// A whole-day holiday from `start` to `end`.
     public func createRequest(
         for employeeID: Int64, start: CalendarDate, end: CalendarDate, comment: String, actor: Actor
+    ) async throws -> HolidayRequest {
+        try await createRequest(for: employeeID, period: try LeavePeriod(start: start, end: end), comment: comment, actor: actor)
+    }
+
+    /// Creates a request of `leaveTypeID` (default: holiday) for `employeeID` after checking dates, overlap,
+    /// balance and the type's cap in one transaction. A type that needs no approval is recorded as approved.
+    public func createRequest(
+        for employeeID: Int64, period: LeavePeriod, leaveTypeID: Int64? = nil, comment: String, actor: Actor
     ) async throws -> HolidayRequest {
         let now = clock.now()
         try Self.checkText(comment, field: "comment")
         let comment = comment.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard start <= end else {
-            throw SGError.invalid(field: "endDate", message: "the end date \(end) is before the start date \(start)")
-        }
+        let (start, end) = (period.start, period.end)
         guard start.days(to: end) < Self.maximumSpanDays else {
             throw SGError.invalid(field: "endDate", message: "one request can cover at most \(Self.maximumSpanDays) days; split it")
         }
@@ -35,10 +41,17 @@ public struct HolidayService: Sendable {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }
             guard actor.employeeID == employeeID || actor.isAdmin else {
-                throw SGError.forbidden("Only an admin can request holidays for another employee.")
+                throw SGError.forbidden("Only an admin can request leave for another employee.")
             }
             guard employee.isActive else {
-                throw SGError.conflict("Employee \(employee.username) is deactivated and cannot request holidays.")
+                throw SGError.conflict("Employee \(employee.username) is deactivated and cannot request leave.")
+            }
+            let typeID = leaveTypeID ?? LeaveType.holidayID
+            guard let type = try tx.leaveType(id: typeID) else {
+                throw SGError.invalid(field: "leaveTypeId", message: "there is no leave type \(typeID)")
+            }
+            guard !type.isRetired else {
+                throw SGError.invalid(field: "leaveTypeId", message: "the leave type '\(type.name)' is retired and takes no new requests")
             }
             let company = try tx.company()
             let today = Self.today(now, company)
@@ -47,27 +60,51 @@ public struct HolidayService: Sendable {
             }
             let counter = WorkingDayCounter(
                 week: company.workingWeek, publicHolidays: try tx.publicHolidays(from: start, to: end))
-            let daysByYear = counter.daysByYear(from: start, to: end)
-            guard daysByYear.values.reduce(0, +) > 0 else {
+            let daysByYear = counter.halvesByYear(in: period)
+            guard !daysByYear.isEmpty else {
                 throw SGError.invalid(
                     field: "endDate",
-                    message: "\(start) to \(end) holds no working day (working week \(company.workingWeek), public holidays excluded)")
+                    message: "\(period) holds no working day (working week \(company.workingWeek), public holidays excluded)")
             }
-            if let clash = try tx.overlappingRequests(employeeID: employeeID, from: start, to: end).first {
+            if let clash = try tx.overlappingRequests(employeeID: employeeID, from: start, to: end).first(where: { $0.period.overlaps(period) }) {
                 throw SGError.overlap(requestID: clash.id, start: clash.startDate, end: clash.endDate, status: clash.status)
             }
-            for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
-                let balance = try Self.balance(tx, employeeID: employeeID, year: year, company: company)
-                if days > balance.remaining {
-                    throw SGError.balanceExceeded(
-                        year: year, requested: days, remaining: balance.remaining, allowance: balance.allowance)
-                }
-            }
+            try Self.checkHeld(tx, type: type, employeeID: employeeID, adding: daysByYear, company: company)
+            let status: HolidayStatus = type.needsApproval ? .pending : .approved
             let request = try tx.insertRequest(
-                employeeID: employeeID, start: start, end: end, daysByYear: daysByYear, comment: comment, at: now)
-            try tx.appendEvent(requestID: request.id, from: nil, to: .pending, actor: actor, at: now, note: comment)
+                employeeID: employeeID, type: type, period: period, daysByYear: daysByYear, status: status,
+                comment: comment, at: now)
+            try tx.appendEvent(requestID: request.id, from: nil, to: status, actor: actor, at: now, note: comment)
             try Self.notify(tx, request: request, owner: employee, from: nil, actor: actor, note: comment, at: now)
             return request
+        }
+    }
+
+    /// Refuses days that do not fit: the balance in each year for a type drawing on the allowance, and the type's
+    /// yearly cap. `adding` is what a new request adds; for a request already held (a decision), pass `.zero`
+    /// days and `recheck`: what is held must still fit after the allowance or the cap was lowered.
+    static func checkHeld(
+        _ tx: any HolidayReading, type: LeaveType, employeeID: Int64, adding daysByYear: [Int: HalfDays],
+        company: CompanySettings, recheck: Bool = false
+    ) throws {
+        for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
+            let added = recheck ? HalfDays.zero : days
+            if type.drawsOnAllowance {
+                let balance = try Self.balance(tx, employeeID: employeeID, year: year, company: company)
+                if added > balance.remaining {
+                    throw SGError.balanceExceeded(
+                        year: year, requested: days, remaining: recheck ? balance.remaining + days : balance.remaining,
+                        allowance: balance.allowance)
+                }
+            }
+            if let cap = type.yearlyCap {
+                let held = try tx.heldDays(employeeID: employeeID, year: year, leaveTypeID: type.id) + added
+                if held > cap {
+                    throw SGError.conflict(
+                        "\(days.inWords) of \(type.name) in \(year) would exceed its yearly cap of \(cap.inWords) "
+                            + "(\((held - days).inWords) already pending or approved).")
+                }
+            }
         }
     }
 
@@ -96,15 +133,12 @@ public struct HolidayService: Sendable {
                 requestID: id, to: action.to, at: now,
                 decidedBy: (action == .approve || action == .reject) ? actor.name : nil)
             try tx.appendEvent(requestID: id, from: from, to: action.to, actor: actor, at: now, note: note)
-            if action == .approve || action == .revert {
-                // The allowance may have been lowered since the request was made: the days it holds must still fit.
-                for (year, days) in try tx.daysByYear(requestID: id).sorted(by: { $0.key < $1.key }) {
-                    let balance = try Self.balance(tx, employeeID: request.employeeID, year: year, company: company)
-                    if balance.remaining < 0 {
-                        throw SGError.balanceExceeded(
-                            year: year, requested: days, remaining: balance.remaining + days, allowance: balance.allowance)
-                    }
-                }
+            if action == .approve || action == .revert, let type = try tx.leaveType(id: request.leaveTypeID) {
+                // The allowance or the type's cap may have been lowered since the request was made: the days it
+                // holds must still fit.
+                try Self.checkHeld(
+                    tx, type: type, employeeID: request.employeeID, adding: try tx.daysByYear(requestID: id), company: company,
+                    recheck: true)
             }
             request.status = action.to
             request.updatedAt = now
@@ -172,10 +206,10 @@ public struct HolidayService: Sendable {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }
             let held = try tx.heldDays(employeeID: employeeID, year: year)
-            guard days >= held.approved + held.pending else {
+            guard HalfDays.days(days) >= held.total else {
                 throw SGError.conflict(
                     "\(held.approved) approved and \(held.pending) pending days are already held in \(year); "
-                        + "the allowance cannot be lower than \(held.approved + held.pending). Cancel or reject requests first.")
+                        + "the allowance cannot be lower than \(held.total). Cancel or reject requests first.")
             }
             try tx.setAllowance(employeeID: employeeID, year: year, days: days)
             return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
@@ -227,8 +261,9 @@ public struct HolidayService: Sendable {
     }
 
     /// An employee-year's balance: its own allowance if one is set, else the company default.
-    static func balance(year: Int, override: Int?, held: (approved: Int, pending: Int), company: CompanySettings) -> Balance {
-        Balance(year: year, allowance: override ?? company.defaultAllowance, approved: held.approved, pending: held.pending)
+    static func balance(year: Int, override: Int?, held: HeldDays, company: CompanySettings) -> Balance {
+        Balance(
+            year: year, allowance: .days(override ?? company.defaultAllowance), approved: held.approved, pending: held.pending)
     }
 
     public static func today(_ now: Date, _ company: CompanySettings) -> CalendarDate {

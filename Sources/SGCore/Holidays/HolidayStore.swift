@@ -2,22 +2,25 @@ import Foundation
 
 /// The data the holiday rules read, inside one database transaction (one consistent snapshot).
 /// Every method runs in the transaction opened by `HolidayStore.read` or `write`.
-public protocol HolidayReading: CompanyReading {
+public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func employee(id: Int64) throws -> Employee?
     func employee(username: String) throws -> Employee?
     func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
     /// The allowance set for this employee-year, or nil when the company default applies.
     func allowanceOverride(employeeID: Int64, year: Int) throws -> Int?
-    /// Working days held in `year` by the employee's requests, by status (pending and approved only).
-    func heldDays(employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int)
+    /// Half days held in `year` by the employee's requests of types that draw on the allowance, by status
+    /// (pending and approved only).
+    func heldDays(employeeID: Int64, year: Int) throws -> HeldDays
+    /// Half days held (pending and approved) in `year` by the employee's requests of one type.
+    func heldDays(employeeID: Int64, year: Int, leaveTypeID: Int64) throws -> HalfDays
     /// The employee's pending or approved requests that share at least one day with `start...end`.
     func overlappingRequests(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [HolidayRequest]
     /// The employee's requests (any status) with at least one day in `years`, by start date.
     func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest]
     func request(id: Int64) throws -> HolidayRequest?
-    func daysByYear(requestID: Int64) throws -> [Int: Int]
-    /// Employee-years without an override whose held days exceed `days`.
-    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)]
+    func daysByYear(requestID: Int64) throws -> [Int: HalfDays]
+    /// Employee-years without an override whose held days (of types drawing on the allowance) exceed `days`.
+    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: HalfDays)]
     func companyContact() throws -> CompanyContact
     /// The company's public holidays in `start...end`, by date.
     func publicHolidayList(from start: CalendarDate, to end: CalendarDate) throws -> [PublicHoliday]
@@ -34,8 +37,8 @@ public protocol HolidayReading: CompanyReading {
     func exportRows(year: Int, _ row: (ExportRow) throws -> Void) throws
     /// Every employee (inactive ones included), by surname, name and id.
     func employees() throws -> [Employee]
-    /// Days held in `year` by status, for every employee who holds any.
-    func heldDays(year: Int) throws -> [Int64: (approved: Int, pending: Int)]
+    /// Half days held in `year` by status (types drawing on the allowance), for every employee who holds any.
+    func heldDays(year: Int) throws -> [Int64: HeldDays]
     /// The allowances set for `year`, by employee.
     func allowanceOverrides(year: Int) throws -> [Int64: Int]
 }
@@ -43,8 +46,11 @@ public protocol HolidayReading: CompanyReading {
 /// The reads and writes of the holiday rules, inside one write transaction opened by `HolidayStore.write`.
 /// Every move of a request writes its messages into the outbox here too.
 public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReading {
+    /// A new request in `status` (pending, or approved for a type that needs no approval), with its half days
+    /// per year.
     func insertRequest(
-        employeeID: Int64, start: CalendarDate, end: CalendarDate, daysByYear: [Int: Int], comment: String, at: Date
+        employeeID: Int64, type: LeaveType, period: LeavePeriod, daysByYear: [Int: HalfDays], status: HolidayStatus,
+        comment: String, at: Date
     ) throws -> HolidayRequest
     /// Moves the request to `status`; `decidedBy` is set for approve and reject.
     func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws

@@ -49,18 +49,18 @@ public struct WorkingDayCounter: Sendable {
         week.isWorkingDay(date) && !publicHolidays.contains(date)
     }
 
-    /// Working days per year in `start...end` (both included). Years with no working day are absent.
-    public func daysByYear(from start: CalendarDate, to end: CalendarDate) -> [Int: Int] {
-        guard start <= end else { return [:] }
-        var result: [Int: Int] = [:]
-        var dayNumber = start.dayNumber
-        let last = end.dayNumber
+    /// Working half days per year in `period` (both ends included, a half-day start or end counted as one
+    /// half). Years with no working half day are absent.
+    public func halvesByYear(in period: LeavePeriod) -> [Int: HalfDays] {
+        var result: [Int: HalfDays] = [:]
+        var dayNumber = period.start.dayNumber
+        let last = period.end.dayNumber
         while dayNumber <= last {
             if let date = CalendarDate(dayNumber: dayNumber), isWorkingDay(date) {
-                result[date.year, default: 0] += 1
+                result[date.year, default: .zero] += HalfDays(halves: period.halves(on: date))
             }
             dayNumber += 1
         }
-        return result
+        return result.filter { $0.value.halves > 0 }
     }
 }

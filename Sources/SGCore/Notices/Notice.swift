@@ -167,8 +167,7 @@ public enum HolidayNotices {
     ) -> PersonalNotice? {
         let byOwner = actor.employeeID == request.employeeID
         if from == nil && byOwner { return nil }
-        let days = request.startDate == request.endDate
-            ? "\(request.startDate)" : "\(request.startDate) to \(request.endDate)"
+        let days = request.period.description
         // (title, verb): "Holiday approved: …" / "Ada Admin approved your request 42 …"
         let (what, verb): (String, String)
         switch (from, to) {
@@ -178,11 +177,14 @@ public enum HolidayNotices {
         case (_, .pending): (what, verb) = ("moved back to pending", "reverted")
         case (_, .cancelled): (what, verb) = ("cancelled", "cancelled")
         }
-        let title = "Holiday \(what): \(days)"
+        let title = "\(request.kindInWords) \(what): \(days)"
         let who = byOwner ? "You" : actorDisplayName
-        let length = "\(request.workingDays) working day\(request.workingDays == 1 ? "" : "s")"
+        let length = request.duration.inWorkingDays
+        let kind = request.leaveTypeID == LeaveType.holidayID ? "a holiday" : request.kindInWords.lowercased()
         var body = from == nil
-            ? "\(who) requested a holiday for you (request \(request.id)): \(days), \(length), pending your admin's decision."
+            ? to == .approved
+                ? "\(who) recorded \(kind) for you (request \(request.id)): \(days), \(length); it needs no approval."
+                : "\(who) requested \(kind) for you (request \(request.id)): \(days), \(length), pending your admin's decision."
             : "\(who) \(verb) your request \(request.id) for \(days) (\(length)): \(from?.rawValue ?? "new") → \(to.rawValue)."
         if !note.isEmpty {
             body += to == .rejected ? " Reason: \(note)" : " Note: \(note)"

@@ -98,7 +98,8 @@ extension SQLHolidayTransaction {
         try connection.with(
             """
             SELECT \(Rows.requestColumnsOfR), \(Rows.employeeColumnsOfE),
-                   COALESCE((SELECT d.days FROM holiday_request_days d WHERE d.request_id = r.id AND d.year = ?), 0)
+                   COALESCE((SELECT d.halves FROM holiday_request_days d WHERE d.request_id = r.id AND d.year = ?), 0),
+                   (SELECT t.draws_on_allowance FROM leave_types t WHERE t.id = r.leave_type_id)
             FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
             WHERE r.start_date <= ? AND r.end_date >= ?
             ORDER BY e.surname, e.name, e.id, r.start_date, r.id
@@ -110,7 +111,8 @@ extension SQLHolidayTransaction {
             while try statement.step() {
                 try row(ExportRow(
                     employee: Rows.employee(statement, from: Rows.requestColumnCount), request: try Rows.request(statement),
-                    daysInYear: statement.int(Rows.requestColumnCount + Rows.employeeColumnCount)))
+                    daysInYear: HalfDays(halves: statement.int(Rows.requestColumnCount + Rows.employeeColumnCount)),
+                    drawsOnAllowance: statement.bool(Rows.requestColumnCount + Rows.employeeColumnCount + 1)))
             }
         }
     }
@@ -119,13 +121,14 @@ extension SQLHolidayTransaction {
         try SQLAccounts(connection: connection).employees(includeInactive: true)
     }
 
-    func heldDays(year: Int) throws -> [Int64: (approved: Int, pending: Int)] {
+    func heldDays(year: Int) throws -> [Int64: HeldDays] {
         try connection.with(Rows.heldDaysSQL(oneEmployee: false)) { statement in
             statement.bind(1, year)
-            var held: [Int64: (approved: Int, pending: Int)] = [:]
+            var held: [Int64: HeldDays] = [:]
             while try statement.step() {
-                var days = held[statement.int64(0)] ?? (0, 0)
-                if statement.bool(1) { days.approved = statement.int(2) } else { days.pending = statement.int(2) }
+                var days = held[statement.int64(0)] ?? HeldDays()
+                let halves = HalfDays(halves: statement.int(2))
+                if statement.bool(1) { days.approved = halves } else { days.pending = halves }
                 held[statement.int64(0)] = days
             }
             return held

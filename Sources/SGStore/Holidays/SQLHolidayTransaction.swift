@@ -38,9 +38,30 @@ struct SQLHolidayTransaction: HolidayTransaction {
         }
     }
 
-    func heldDays(employeeID: Int64, year: Int) throws -> (approved: Int, pending: Int) {
+    func heldDays(employeeID: Int64, year: Int) throws -> HeldDays {
         try Rows.heldDays(connection, employeeID: employeeID, year: year)
     }
+
+    func heldDays(employeeID: Int64, year: Int, leaveTypeID: Int64) throws -> HalfDays {
+        try connection.with(
+            """
+            SELECT COALESCE(SUM(d.halves), 0) FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+            WHERE d.employee_id = ? AND d.year = ? AND d.leave_type_id = ? AND r.status IN ('pending', 'approved')
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, year)
+            statement.bind(3, leaveTypeID)
+            return try statement.step() ? HalfDays(halves: statement.int(0)) : .zero
+        }
+    }
+
+    // Leave types, as the rules read them.
+
+    func leaveTypes() throws -> [LeaveType] { try SQLLeaveTypes(connection: connection).leaveTypes() }
+    func leaveType(id: Int64) throws -> LeaveType? { try SQLLeaveTypes(connection: connection).leaveType(id: id) }
+    func leaveType(named name: String) throws -> LeaveType? { try SQLLeaveTypes(connection: connection).leaveType(named: name) }
+    func requestCount(leaveTypeID: Int64) throws -> Int { try SQLLeaveTypes(connection: connection).requestCount(leaveTypeID: leaveTypeID) }
 
     func overlappingRequests(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [HolidayRequest] {
         try requests(employeeID: employeeID, from: start, to: end, holdingDaysOnly: true)
@@ -59,10 +80,10 @@ struct SQLHolidayTransaction: HolidayTransaction {
     ) throws -> [HolidayRequest] {
         try connection.with(
             """
-            SELECT \(Rows.requestColumns) FROM holiday_requests
-            WHERE employee_id = ? AND start_date BETWEEN ? AND ? AND end_date >= ?
-              AND (? = 0 OR status IN ('pending', 'approved'))
-            ORDER BY start_date, id
+            SELECT \(Rows.requestColumns) FROM holiday_requests r
+            WHERE r.employee_id = ? AND r.start_date BETWEEN ? AND ? AND r.end_date >= ?
+              AND (? = 0 OR r.status IN ('pending', 'approved'))
+            ORDER BY r.start_date, r.id
             """
         ) { statement in
             statement.bind(1, employeeID)
@@ -80,15 +101,17 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try Rows.request(connection, id: id)
     }
 
-    func daysByYear(requestID: Int64) throws -> [Int: Int] {
+    func daysByYear(requestID: Int64) throws -> [Int: HalfDays] {
         try Rows.daysByYear(connection, requestID: requestID)
     }
 
-    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: Int)] {
+    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: HalfDays)] {
         try connection.with(
             """
-            SELECT d.employee_id, d.year, SUM(d.days) AS held
-            FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
+            SELECT d.employee_id, d.year, SUM(d.halves) AS held
+            FROM holiday_request_days d
+            JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+            JOIN holiday_requests r ON r.id = d.request_id
             WHERE r.status IN ('pending', 'approved')
               AND NOT EXISTS (SELECT 1 FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year)
             GROUP BY d.employee_id, d.year
@@ -96,9 +119,9 @@ struct SQLHolidayTransaction: HolidayTransaction {
             ORDER BY d.employee_id, d.year
             """
         ) { statement in
-            statement.bind(1, days)
-            var rows: [(employeeID: Int64, year: Int, held: Int)] = []
-            while try statement.step() { rows.append((statement.int64(0), statement.int(1), statement.int(2))) }
+            statement.bind(1, 2 * days)
+            var rows: [(employeeID: Int64, year: Int, held: HalfDays)] = []
+            while try statement.step() { rows.append((statement.int64(0), statement.int(1), HalfDays(halves: statement.int(2)))) }
             return rows
         }
     }
@@ -106,31 +129,40 @@ struct SQLHolidayTransaction: HolidayTransaction {
     // MARK: Writes
 
     func insertRequest(
-        employeeID: Int64, start: CalendarDate, end: CalendarDate, daysByYear: [Int: Int], comment: String, at: Date
+        employeeID: Int64, type: LeaveType, period: LeavePeriod, daysByYear: [Int: HalfDays], status: HolidayStatus,
+        comment: String, at: Date
     ) throws -> HolidayRequest {
         let now = Timestamp.format(at)
-        let total = daysByYear.values.reduce(0, +)
+        let total = daysByYear.values.reduce(HalfDays.zero, +)
         try connection.execute(
             """
-            INSERT INTO holiday_requests (employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at)
-            VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)
+            INSERT INTO holiday_requests (employee_id, leave_type_id, start_date, end_date, starts_afternoon, ends_morning,
+                                          halves, status, comment, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ) { statement in
             statement.bind(1, employeeID)
-            statement.bind(2, start)
-            statement.bind(3, end)
-            statement.bind(4, total)
-            statement.bind(5, comment)
-            statement.bind(6, now)
-            statement.bind(7, now)
+            statement.bind(2, type.id)
+            statement.bind(3, period.start)
+            statement.bind(4, period.end)
+            statement.bind(5, period.startHalf == .afternoon ? 1 : 0)
+            statement.bind(6, period.endHalf == .morning ? 1 : 0)
+            statement.bind(7, total.halves)
+            statement.bind(8, status.rawValue)
+            statement.bind(9, comment)
+            statement.bind(10, now)
+            statement.bind(11, now)
         }
         let id = connection.lastInsertedRowID
         for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
-            try connection.execute("INSERT INTO holiday_request_days (request_id, employee_id, year, days) VALUES (?, ?, ?, ?)") { statement in
+            try connection.execute(
+                "INSERT INTO holiday_request_days (request_id, employee_id, year, leave_type_id, halves) VALUES (?, ?, ?, ?, ?)"
+            ) { statement in
                 statement.bind(1, id)
                 statement.bind(2, employeeID)
                 statement.bind(3, year)
-                statement.bind(4, days)
+                statement.bind(4, type.id)
+                statement.bind(5, days.halves)
             }
         }
         guard let request = try Rows.request(connection, id: id) else {

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import SGAPI
+import SGCore
+import SGStore
+import SGTestSupport
+
+/// Leave types and half days over HTTP.
+@Suite struct LeaveAPITests {
+    @Test func halfDaysAndTypesTravelThroughTheAPI() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let admin = try await client.login("admin")
+            let types = try await client.call(.get, "/v1/leave-types", token: alice)
+            #expect(types.status == .ok)
+            let list = try #require(try JSONSerialization.jsonObject(with: types.body) as? [[String: Any]])
+            #expect(list.map { $0["name"] as? String } == ["holiday", "sick", "unpaid"])
+            #expect(list[1]["private"] as? Bool == true && list[1]["needsApproval"] as? Bool == false)
+            #expect(list[0]["yearlyCap"] is NSNull)
+
+            // Monday afternoon to Wednesday morning: two working days.
+            let created = try await client.call(
+                .post, "/v1/me/holidays", token: alice,
+                json: #"{"startDate":"2026-08-10","endDate":"2026-08-12","startHalf":"afternoon","endHalf":"morning"}"#)
+            #expect(created.status == .created)
+            #expect(created.json["workingDays"] as? Int == 2)
+            #expect(created.json["startHalf"] as? String == "afternoon" && created.json["endHalf"] as? String == "morning")
+            #expect(created.json["leaveTypeId"] as? Int == 1 && created.json["leaveTypeName"] as? String == "holiday")
+            // Wednesday afternoon alone: half a day, beside the morning already taken.
+            let afternoon = try await client.call(
+                .post, "/v1/me/holidays", token: alice,
+                json: #"{"startDate":"2026-08-12","endDate":"2026-08-12","startHalf":"afternoon","endHalf":"afternoon"}"#)
+            #expect(afternoon.status == .created)
+            #expect(afternoon.json["workingDays"] as? Double == 0.5)
+            let year = try await client.call(.get, "/v1/me/holidays?year=2026", token: alice)
+            let balance = try #require(year.json["balance"] as? [String: Any])
+            #expect(balance["pending"] as? Double == 2.5 && balance["remaining"] as? Double == 20.5)
+            let detail = try await client.call(.get, "/v1/holidays/\(try #require(afternoon.json["id"] as? Int))", token: alice)
+            #expect(detail.json["workingDaysByYear"] as? [String: Double] == ["2026": 0.5])
+
+            // Sick leave: approved at once, the balance untouched.
+            let sick = try await client.call(
+                .post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-03-02","endDate":"2026-03-03","leaveTypeId":2}"#)
+            #expect(sick.status == .created)
+            #expect(sick.json["status"] as? String == "approved" && sick.json["leaveTypeName"] as? String == "sick")
+            let after = try await client.call(.get, "/v1/me/holidays?year=2026", token: alice)
+            #expect((after.json["balance"] as? [String: Any])?["remaining"] as? Double == 20.5)
+
+            // Admins define types; a type in use is retired, not deleted.
+            let parental = try await client.call(.post, "/v1/leave-types", token: admin, json: #"{"name":"parental","yearlyCap":10.5}"#)
+            #expect(parental.status == .created)
+            let parentalID = try #require(parental.json["id"] as? Int)
+            #expect(parental.headers[.location] == "/v1/leave-types/\(parentalID)")
+            #expect(parental.json["yearlyCap"] as? Double == 10.5 && parental.json["drawsOnAllowance"] as? Bool == false)
+            #expect(try await client.call(.post, "/v1/leave-types", token: alice, json: #"{"name":"party"}"#).status == .forbidden)
+            let used = try await client.call(
+                .post, "/v1/me/holidays", token: alice,
+                json: #"{"startDate":"2026-09-07","endDate":"2026-09-07","leaveTypeId":\#(parentalID)}"#)
+            #expect(used.status == .created && used.json["status"] as? String == "pending")
+            let refused = try await client.call(.delete, "/v1/leave-types/\(parentalID)", token: admin)
+            #expect(refused.status == .conflict && refused.isProblem)
+            let retired = try await client.call(.patch, "/v1/leave-types/\(parentalID)", token: admin, json: #"{"retired":true,"yearlyCap":null}"#)
+            #expect(retired.status == .ok && retired.json["retired"] as? Bool == true && retired.json["yearlyCap"] is NSNull)
+            let late = try await client.call(
+                .post, "/v1/me/holidays", token: alice,
+                json: #"{"startDate":"2026-09-08","endDate":"2026-09-08","leaveTypeId":\#(parentalID)}"#)
+            #expect(late.status == .unprocessableContent && late.isProblem)
+        }
+    }
+
+    @Test func badHalvesAndTypesAreRefusedAndNothingIsWritten() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let admin = try await client.login("admin")
+            let bodies: [(String, HTTPResponse.Status)] = [
+                (#"{"startDate":"2026-08-10","endDate":"2026-08-10","startHalf":"afternoon","endHalf":"morning"}"#, .unprocessableContent),
+                (#"{"startDate":"2026-08-10","endDate":"2026-08-10","startHalf":"evening"}"#, .unprocessableContent),
+                (#"{"startDate":"2026-08-10","endDate":"2026-08-10","startHalf":null}"#, .unprocessableContent),
+                (#"{"startDate":"2026-08-10","endDate":"2026-08-10","leaveTypeId":null}"#, .unprocessableContent),
+                (#"{"startDate":"2026-08-10","endDate":"2026-08-10","leaveTypeId":999}"#, .unprocessableContent),
+                (#"{"startDate":"2026-08-10","endDate":"2026-08-10","leaveTypeId":"sick"}"#, .unprocessableContent),
+                (#"{"startDate":"2026-08-10","endDate":"2026-08-10","endHalf":1}"#, .unprocessableContent),
+            ]
+            for (body, status) in bodies {
+                let reply = try await client.call(.post, "/v1/me/holidays", token: alice, json: body)
+                #expect(reply.status == status && reply.isProblem, "\(body): \(String(decoding: reply.body, as: UTF8.self))")
+            }
+            for body in [#"{"name":""}"#, #"{"name":"x","yearlyCap":0.25}"#, #"{"name":"x","yearlyCap":0}"#,
+                         #"{"name":"x","yearlyCap":400}"#, #"{"name":"x","colour":"red"}"#, #"{"name":null}"#, #"{}"#] {
+                let reply = try await client.call(.post, "/v1/leave-types", token: admin, json: body)
+                #expect(reply.status == .unprocessableContent && reply.isProblem, "\(body): \(String(decoding: reply.body, as: UTF8.self))")
+            }
+            #expect(try await client.call(.post, "/v1/leave-types", token: admin, json: #"{"name":"Sick"}"#).status == .conflict)
+            #expect(try await client.call(.patch, "/v1/leave-types/1", token: admin, json: #"{"retired":true}"#).status == .conflict)
+            #expect(try await client.call(.get, "/v1/leave-types/99", token: alice).status == .notFound)
+            #expect(try await h.fixture.count("holiday_requests") == 0)
+            #expect(try await h.fixture.count("leave_types") == 3)
+        }
+    }
+}

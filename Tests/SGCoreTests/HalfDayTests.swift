@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import SGCore
+
+/// Half days: exact arithmetic, the shape of a period, overlap by half day and counting.
+@Suite struct HalfDayTests {
+    let counter = WorkingDayCounter(week: .mondayToFriday, publicHolidays: [CalendarDate(iso: "2027-01-01")!])
+
+    static func date(_ text: String) -> CalendarDate { CalendarDate(iso: text)! }
+
+    @Test func daysAreWrittenAndReadInHalfSteps() {
+        #expect(HalfDays(halves: 5).description == "2.5")
+        #expect(HalfDays(halves: 4).description == "2")
+        #expect(HalfDays(halves: -1).description == "-0.5")
+        #expect(HalfDays(halves: -3).description == "-1.5")
+        #expect(HalfDays(halves: 0).description == "0")
+        #expect(HalfDays(days: "2.5") == HalfDays(halves: 5))
+        #expect(HalfDays(days: "+3") == HalfDays(halves: 6))
+        #expect(HalfDays(days: "-0.5") == HalfDays(halves: -1))
+        #expect(HalfDays(days: "4.0") == HalfDays(halves: 8))
+        for bad in ["", "-", "1.25", "0.3", "1e3", "abc", " 1", "1,5", "٣", "1.5.5", "9999999"] {
+            #expect(HalfDays(days: bad) == nil, "\(bad)")
+        }
+        #expect(HalfDays(days: 1.5) == HalfDays(halves: 3))
+        #expect(HalfDays(days: 1.25) == nil)
+        #expect(HalfDays(days: .nan) == nil)
+        #expect(HalfDays(days: .infinity) == nil)
+        #expect(HalfDays(days: 1e300) == nil)
+        #expect(HalfDays(halves: 3).days == 1.5)
+        #expect(HalfDays(halves: 2).inWorkingDays == "1 working day")
+        #expect(HalfDays(halves: 1).inWorkingDays == "0.5 working days")
+    }
+
+    @Test func aOneDayPeriodIsAMorningAnAfternoonOrTheWholeDay() throws {
+        let day = Self.date("2026-08-10")
+        #expect(try LeavePeriod(start: day, end: day).isWholeDays)
+        #expect(try LeavePeriod(start: day, end: day, startHalf: .morning, endHalf: .morning).halves(on: day) == 1)
+        #expect(try LeavePeriod(start: day, end: day, startHalf: .afternoon, endHalf: .afternoon).halves(on: day) == 1)
+        #expect(throws: SGError.self) { try LeavePeriod(start: day, end: day, startHalf: .afternoon, endHalf: .morning) }
+        #expect(throws: SGError.self) { try LeavePeriod(start: day, end: Self.date("2026-08-09")) }
+        // Over several days, an afternoon start and a morning end are both fine.
+        let period = try LeavePeriod(start: day, end: Self.date("2026-08-12"), startHalf: .afternoon, endHalf: .morning)
+        #expect(counter.halvesByYear(in: period) == [2026: HalfDays(halves: 4)])
+        #expect(period.description == "2026-08-10 (afternoon) to 2026-08-12 (morning)")
+    }
+
+    @Test func aMorningAndAnAfternoonOfOneDayDoNotOverlap() throws {
+        let day = Self.date("2026-08-10")
+        let morning = try LeavePeriod(start: day, end: day, startHalf: .morning, endHalf: .morning)
+        let afternoon = try LeavePeriod(start: day, end: day, startHalf: .afternoon, endHalf: .afternoon)
+        let whole = try LeavePeriod(start: day, end: day)
+        #expect(!morning.overlaps(afternoon) && !afternoon.overlaps(morning))
+        #expect(morning.overlaps(whole) && afternoon.overlaps(whole) && whole.overlaps(whole))
+        // A week ending at noon on Friday and one starting on Friday afternoon.
+        let first = try LeavePeriod(start: Self.date("2026-08-10"), end: Self.date("2026-08-14"), endHalf: .morning)
+        let second = try LeavePeriod(start: Self.date("2026-08-14"), end: Self.date("2026-08-21"), startHalf: .afternoon)
+        #expect(!first.overlaps(second))
+        #expect(counter.halvesByYear(in: first)[2026] == HalfDays(halves: 9))
+        #expect(counter.halvesByYear(in: second)[2026] == HalfDays(halves: 11))
+    }
+
+    @Test func halfDaysOnDaysOffCountNothing() throws {
+        // Saturday afternoon to Monday morning: one half day, on Monday.
+        let period = try LeavePeriod(
+            start: Self.date("2026-08-15"), end: Self.date("2026-08-17"), startHalf: .afternoon, endHalf: .morning)
+        #expect(counter.halvesByYear(in: period) == [2026: HalfDays(halves: 1)])
+        let sunday = Self.date("2026-08-16")
+        #expect(counter.halvesByYear(in: try LeavePeriod(start: sunday, end: sunday, startHalf: .morning, endHalf: .morning)).isEmpty)
+        // New Year: 31 Dec afternoon to 4 Jan morning (1 Jan a public holiday).
+        let newYear = try LeavePeriod(
+            start: Self.date("2026-12-31"), end: Self.date("2027-01-04"), startHalf: .afternoon, endHalf: .morning)
+        // 1 Jan is a holiday and 2-3 Jan a weekend: only Monday morning counts in 2027.
+        #expect(counter.halvesByYear(in: newYear) == [2026: HalfDays(halves: 1), 2027: HalfDays(halves: 1)])
+    }
+
+    /// Overlap and counting agree with a slot-by-slot count for every small period of a fortnight.
+    @Test func overlapAndCountingAgreeWithCountingSlotByHand() throws {
+        let first = Self.date("2026-08-08").dayNumber
+        var periods: [LeavePeriod] = []
+        for start in first..<(first + 6) {
+            for end in start..<(first + 6) {
+                for startHalf in DayHalf.allCases {
+                    for endHalf in DayHalf.allCases {
+                        if let period = try? LeavePeriod(
+                            start: CalendarDate(dayNumber: start)!, end: CalendarDate(dayNumber: end)!, startHalf: startHalf,
+                            endHalf: endHalf) { periods.append(period) }
+                    }
+                }
+            }
+        }
+        func slots(_ period: LeavePeriod) -> Set<Int> {
+            var slots = Set<Int>()
+            for day in period.start.dayNumber...period.end.dayNumber {
+                if !(day == period.start.dayNumber && period.startHalf == .afternoon) { slots.insert(2 * day) }
+                if !(day == period.end.dayNumber && period.endHalf == .morning) { slots.insert(2 * day + 1) }
+            }
+            return slots
+        }
+        for a in periods {
+            let working = slots(a).filter { counter.isWorkingDay(CalendarDate(dayNumber: $0 / 2)!) }.count
+            #expect(counter.halvesByYear(in: a).values.reduce(HalfDays.zero, +).halves == working)
+            for b in periods {
+                #expect(a.overlaps(b) == !slots(a).isDisjoint(with: slots(b)))
+            }
+        }
+        #expect(periods.count > 50)
+    }
+}

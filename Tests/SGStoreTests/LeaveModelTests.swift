@@ -1,0 +1,286 @@
+import Foundation
+import GRDB
+import Testing
+import SGCore
+import SGMigrations
+import SGTestSupport
+@testable import SGStore
+
+/// Leave types and half days through the real store.
+@Suite struct LeaveModelTests {
+    static func halfDay(_ date: CalendarDate, _ half: DayHalf) throws -> LeavePeriod {
+        try LeavePeriod(start: date, end: date, startHalf: half, endHalf: half)
+    }
+
+    @Test func theDefaultTypesAreHolidaySickAndUnpaid() async throws {
+        let f = try await Fixture.make()
+        let types = try await f.services.leaveTypes.list()
+        #expect(types.map(\.name) == ["holiday", "sick", "unpaid"])
+        #expect(types[0] == LeaveType(
+            id: 1, name: "holiday", drawsOnAllowance: true, needsApproval: true, isPrivate: false, yearlyCap: nil, isRetired: false))
+        #expect(types[1] == LeaveType(
+            id: 2, name: "sick", drawsOnAllowance: false, needsApproval: false, isPrivate: true, yearlyCap: nil, isRetired: false))
+        #expect(types[2] == LeaveType(
+            id: 3, name: "unpaid", drawsOnAllowance: false, needsApproval: true, isPrivate: false, yearlyCap: nil, isRetired: false))
+    }
+
+    @Test func aMorningAndAnAfternoonAreTwoRequestsAndHalfADayEach() async throws {
+        let f = try await Fixture.make()
+        let day = f.weekday(7)
+        let morning = try await f.service.createRequest(
+            for: f.alice.id, period: try Self.halfDay(day, .morning), comment: "dentist", actor: f.alice.actor)
+        #expect(morning.duration == HalfDays(halves: 1) && morning.startHalf == .morning && morning.endHalf == .morning)
+        let afternoon = try await f.service.createRequest(
+            for: f.alice.id, period: try Self.halfDay(day, .afternoon), comment: "", actor: f.alice.actor)
+        #expect(afternoon.duration == HalfDays(halves: 1))
+        // The whole day is taken now, half by half.
+        for period in [try LeavePeriod(start: day, end: day), try Self.halfDay(day, .morning)] {
+            await #expect(throws: SGError.overlap(requestID: morning.id, start: day, end: day, status: .pending)) {
+                try await f.service.createRequest(for: f.alice.id, period: period, comment: "", actor: f.alice.actor)
+            }
+        }
+        let balance = try await f.service.balance(employeeID: f.alice.id, year: day.year)
+        #expect(balance.pending == .days(1) && balance.remaining == HalfDays(halves: 44))
+        // Cancelling the morning frees exactly that half.
+        try await f.service.perform(.cancel, on: morning.id, by: f.alice.actor)
+        let again = try await f.service.createRequest(
+            for: f.alice.id, period: try Self.halfDay(day, .morning), comment: "", actor: f.alice.actor)
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: day.year).pending == .days(1))
+        #expect(try await f.service.requestDetail(id: again.id, by: f.admin.actor).daysByYear == [day.year: HalfDays(halves: 1)])
+    }
+
+    @Test func sickLeaveIsRecordedAtOnceAndLeavesTheAllowanceAlone() async throws {
+        let f = try await Fixture.make()
+        let sick = try await f.service.createRequest(
+            for: f.alice.id, period: try LeavePeriod(start: f.today, end: f.weekday(2)), leaveTypeID: LeaveType.sickID,
+            comment: "flu", actor: f.alice.actor)
+        #expect(sick.status == .approved && sick.leaveTypeName == "sick" && sick.decidedBy == nil)
+        let detail = try await f.service.requestDetail(id: sick.id, by: f.admin.actor)
+        #expect(detail.events.map(\.to) == [.approved] && detail.events[0].from == nil)
+        let balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance == Balance(year: 2026, allowance: .days(23), approved: .zero, pending: .zero))
+        // Overlap holds across types: no holiday on a sick day.
+        await #expect(throws: SGError.self) {
+            try await f.service.createRequest(for: f.alice.id, start: f.today, end: f.today, comment: "", actor: f.alice.actor)
+        }
+        // An admin can still revert it, and it then waits for a decision like any request.
+        let reverted = try await f.service.perform(.revert, on: sick.id, by: f.admin.actor)
+        #expect(reverted.status == .pending)
+        // Unpaid leave waits for a decision and does not draw on the allowance either.
+        let unpaid = try await f.service.createRequest(
+            for: f.alice.id, period: try LeavePeriod(start: f.weekday(30), end: f.weekday(30)), leaveTypeID: LeaveType.unpaidID,
+            comment: "", actor: f.alice.actor)
+        #expect(unpaid.status == .pending)
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).pending == .zero)
+    }
+
+    @Test func aTypesYearlyCapHoldsAndIsRecheckedOnApproval() async throws {
+        let f = try await Fixture.make()
+        let training = try await f.services.leaveTypes.create(
+            LeaveTypeChange(name: "Training", yearlyCap: .some(HalfDays(halves: 3))), by: f.admin.actor)
+        #expect(training.needsApproval && !training.drawsOnAllowance && training.yearlyCap == HalfDays(halves: 3))
+        let first = try await f.service.createRequest(
+            for: f.alice.id, period: try LeavePeriod(start: f.weekday(7), end: f.weekday(7)), leaveTypeID: training.id,
+            comment: "", actor: f.alice.actor)
+        #expect(first.status == .pending)
+        await #expect(throws: SGError.self) {
+            try await f.service.createRequest(
+                for: f.alice.id, period: try LeavePeriod(start: f.weekday(14), end: f.weekday(14)), leaveTypeID: training.id,
+                comment: "", actor: f.alice.actor)
+        }
+        _ = try await f.service.createRequest(
+            for: f.alice.id, period: try Self.halfDay(f.weekday(14), .morning), leaveTypeID: training.id, comment: "",
+            actor: f.alice.actor)
+        // Another employee has a cap of their own.
+        _ = try await f.service.createRequest(
+            for: f.bob.id, period: try LeavePeriod(start: f.weekday(7), end: f.weekday(7)), leaveTypeID: training.id,
+            comment: "", actor: f.bob.actor)
+        // Lowered to one day, the held 1.5 days no longer fit: approving is refused, nothing moves.
+        _ = try await f.services.leaveTypes.update(id: training.id, LeaveTypeChange(yearlyCap: .some(.days(1))), by: f.admin.actor)
+        await #expect(throws: SGError.self) { try await f.service.perform(.approve, on: first.id, by: f.admin.actor) }
+        #expect(try await f.service.requestDetail(id: first.id, by: f.admin.actor).request.status == .pending)
+        // Without a cap it goes through.
+        _ = try await f.services.leaveTypes.update(id: training.id, LeaveTypeChange(yearlyCap: .some(nil)), by: f.admin.actor)
+        #expect(try await f.service.perform(.approve, on: first.id, by: f.admin.actor).status == .approved)
+    }
+
+    @Test func typesAreRetiredNotDeletedOnceUsed() async throws {
+        let f = try await Fixture.make()
+        let parental = try await f.services.leaveTypes.create(LeaveTypeChange(name: " parental "), by: f.admin.actor)
+        #expect(parental.name == "parental")
+        await #expect(throws: SGError.self) {
+            try await f.services.leaveTypes.create(LeaveTypeChange(name: "PARENTAL"), by: f.admin.actor)
+        }
+        await #expect(throws: SGError.forbidden("Only an admin can change leave types.")) {
+            try await f.services.leaveTypes.create(LeaveTypeChange(name: "party"), by: f.alice.actor)
+        }
+        for name in ["", "  ", String(repeating: "x", count: 61), "a\u{7}b"] {
+            await #expect(throws: SGError.self) { try await f.services.leaveTypes.create(LeaveTypeChange(name: name), by: f.admin.actor) }
+        }
+        _ = try await f.service.createRequest(
+            for: f.alice.id, period: try LeavePeriod(start: f.weekday(7), end: f.weekday(8)), leaveTypeID: parental.id,
+            comment: "", actor: f.alice.actor)
+        await #expect(throws: SGError.self) { try await f.services.leaveTypes.delete(id: parental.id, by: f.admin.actor) }
+        await #expect(throws: SGError.self) {
+            try await f.services.leaveTypes.update(id: parental.id, LeaveTypeChange(drawsOnAllowance: true), by: f.admin.actor)
+        }
+        let retired = try await f.services.leaveTypes.update(id: parental.id, LeaveTypeChange(isRetired: true), by: f.admin.actor)
+        #expect(retired.isRetired)
+        await #expect(throws: SGError.self) {
+            try await f.service.createRequest(
+                for: f.alice.id, period: try LeavePeriod(start: f.weekday(21), end: f.weekday(21)), leaveTypeID: parental.id,
+                comment: "", actor: f.alice.actor)
+        }
+        // Its requests keep their type.
+        let page = try await f.service.requests(RequestFilter(employeeID: f.alice.id), by: f.admin.actor)
+        #expect(page.items.map(\.request.leaveTypeName) == ["parental"])
+        // The holiday type stays, and an unused type can go.
+        await #expect(throws: SGError.self) { try await f.services.leaveTypes.delete(id: LeaveType.holidayID, by: f.admin.actor) }
+        await #expect(throws: SGError.self) {
+            try await f.services.leaveTypes.update(id: LeaveType.holidayID, LeaveTypeChange(isRetired: true), by: f.admin.actor)
+        }
+        let unused = try await f.services.leaveTypes.create(LeaveTypeChange(name: "moving"), by: f.admin.actor)
+        try await f.services.leaveTypes.delete(id: unused.id, by: f.admin.actor)
+        #expect(try await f.services.leaveTypes.list().map(\.name) == ["holiday", "sick", "unpaid", "parental"])
+        await #expect(throws: SGError.self) {
+            try await f.service.createRequest(
+                for: f.alice.id, period: try LeavePeriod(start: f.weekday(21), end: f.weekday(21)), leaveTypeID: 99,
+                comment: "", actor: f.alice.actor)
+        }
+    }
+
+    /// Random sequences of requests (whole and half days, three types), decisions and allowance changes: after
+    /// every step the balance equals what the requests on record add up to, and never goes below zero.
+    @Test(arguments: [1, 2, 3, 4, 5])
+    func theBalanceIsAlwaysTheSumOfWhatIsHeld(seed: UInt64) async throws {
+        let f = try await Fixture.make()
+        var random = SeededRandom(seed: seed)
+        let days = (0..<40).map { f.weekday(7 + $0) }
+        let types = [LeaveType.holidayID, LeaveType.holidayID, LeaveType.sickID, LeaveType.unpaidID]
+        var ids: [Int64] = []
+        for _ in 0..<120 {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5:
+                let start = days.randomElement(using: &random)!
+                let end = Bool.random(using: &random) ? start : days[min(days.count - 1, days.firstIndex(of: start)! + Int.random(in: 0...3, using: &random))]
+                let startHalf = DayHalf.allCases.randomElement(using: &random)!
+                let endHalf = DayHalf.allCases.randomElement(using: &random)!
+                guard let period = try? LeavePeriod(start: start, end: end, startHalf: startHalf, endHalf: endHalf) else { continue }
+                if let request = try? await f.service.createRequest(
+                    for: f.alice.id, period: period, leaveTypeID: types.randomElement(using: &random)!, comment: "",
+                    actor: f.alice.actor) { ids.append(request.id) }
+            case 5..<8:
+                guard let id = ids.randomElement(using: &random) else { continue }
+                let action = HolidayAction.allCases.randomElement(using: &random)!
+                _ = try? await f.service.perform(action, on: id, by: action == .cancel ? f.alice.actor : f.admin.actor, note: "x")
+            default:
+                _ = try? await f.service.setAllowance(
+                    employeeID: f.alice.id, year: 2026, days: Int.random(in: 0...12, using: &random), by: f.admin.actor)
+            }
+            let requests = try await f.service.requests(RequestFilter(employeeID: f.alice.id, limit: 200), by: f.admin.actor).items.map(\.request)
+            var approved = HalfDays.zero, pending = HalfDays.zero
+            for request in requests where request.leaveTypeID == LeaveType.holidayID {
+                if request.status == .approved { approved += request.duration }
+                if request.status == .pending { pending += request.duration }
+            }
+            let balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+            #expect(balance.approved == approved && balance.pending == pending)
+            #expect(balance.remaining >= .zero)
+            // No two held requests share a half day.
+            let held = requests.filter { $0.status.holdsDays }
+            for (index, a) in held.enumerated() {
+                for b in held[(index + 1)...] { #expect(!a.period.overlaps(b.period), "\(a.id) and \(b.id)") }
+            }
+        }
+    }
+
+    @Test func racingRequestsForTheLastHalfDayNeverOverspend() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path)
+        try await f.service.setAllowance(employeeID: f.alice.id, year: 2026, days: 1, by: f.admin.actor)
+        _ = try await f.service.createRequest(
+            for: f.alice.id, period: try Self.halfDay(f.weekday(7), .morning), comment: "", actor: f.alice.actor)
+        let other = try AppDatabase.open(path: path.path).services(clock: f.clock).holidays
+        // Half a day is left; forty half days on distinct days race for it from two connection pools.
+        let periods = try (0..<40).map { try Self.halfDay(f.weekday(14 + $0), $0.isMultiple(of: 2) ? .morning : .afternoon) }
+        let successes = await withTaskGroup(of: Bool.self) { group in
+            for (index, period) in periods.enumerated() {
+                let service = index.isMultiple(of: 2) ? f.service : other
+                group.addTask {
+                    (try? await service.createRequest(for: f.alice.id, period: period, comment: "", actor: f.alice.actor)) != nil
+                }
+            }
+            var count = 0
+            for await success in group where success { count += 1 }
+            return count
+        }
+        #expect(successes == 1)
+        let balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance.pending == .days(1) && balance.remaining == .zero)
+    }
+
+    /// A database made by the previous schema (0001-0005) keeps every day when this program opens it.
+    @Test func aDatabaseOfThePreviousSchemaMigratesWithoutLosingADay() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        do {
+            let queue = try DatabaseQueue(path: path.path)
+            var migrator = DatabaseMigrator()
+            for migration in SchemaMigrations.all.prefix(5) {
+                migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
+            }
+            try migrator.migrate(queue)
+            try await queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO employees (id, username, name, surname, email, created_at) VALUES
+                        (1, 'alice', 'Alice', 'Example', 'alice@example.com', '2025-01-01T00:00:00.000Z');
+                    INSERT INTO holiday_requests (id, employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at)
+                    VALUES (1, 1, '2026-12-28', '2027-01-08', 9, 'approved', 'winter', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'),
+                           (2, 1, '2026-03-09', '2026-03-10', 2, 'pending', '', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z'),
+                           (3, 1, '2026-04-01', '2026-04-01', 1, 'cancelled', '', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z');
+                    INSERT INTO holiday_request_days (request_id, employee_id, year, days) VALUES
+                        (1, 1, 2026, 4), (1, 1, 2027, 5), (2, 1, 2026, 2), (3, 1, 2026, 1);
+                    INSERT INTO holiday_events (request_id, from_status, to_status, actor, at) VALUES
+                        (1, NULL, 'pending', 'alice', '2026-11-01T00:00:00.000Z'),
+                        (1, 'pending', 'approved', 'admin', '2026-11-01T00:00:00.000Z');
+                    """)
+            }
+            try queue.close()
+        }
+        let database = try AppDatabase.open(path: path.path)
+        #expect(try database.appliedMigrations().contains("0006_leave_types_and_half_days"))
+        let services = database.services(clock: FixedClock(today: Fixture.today))
+        let admin = Fixture.operatorActor
+        let winter = try await services.holidays.requestDetail(id: 1, by: admin)
+        #expect(winter.request.duration == .days(9) && winter.request.leaveTypeID == LeaveType.holidayID)
+        #expect(winter.request.isWholeDays)
+        #expect(winter.daysByYear == [2026: .days(4), 2027: .days(5)])
+        #expect(winter.request.status == .approved && winter.events.count == 2)
+        #expect(try await services.holidays.requestDetail(id: 2, by: admin).request.duration == .days(2))
+        let balance = try await services.holidays.balance(employeeID: 1, year: 2026)
+        #expect(balance == Balance(year: 2026, allowance: .days(23), approved: .days(4), pending: .days(2)))
+        #expect(try await services.holidays.balance(employeeID: 1, year: 2027).approved == .days(5))
+        // The history is still append-only, and the per-year days fixed.
+        await #expect(throws: (any Error).self) {
+            try await database.write { (db: Database) in try db.execute(sql: "UPDATE holiday_request_days SET halves = 1") }
+        }
+    }
+}
+
+extension HolidayRequest {
+    var isWholeDays: Bool { period.isWholeDays }
+}
+
+/// A small deterministic generator (SplitMix64), so that a failing seed fails again.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
