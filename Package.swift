@@ -38,6 +38,7 @@ let package = Package(
                 .embedInCode("0004_folded_copies_on_change.sql"),
                 .embedInCode("0005_delivery.sql"),
                 .embedInCode("0006_leave_types_and_half_days.sql"),
+                .embedInCode("0007_allowance_changes.sql"),
             ],
             swiftSettings: strict
         ),

@@ -20,5 +20,7 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0006_leave_types_and_half_days",
             sql: String(decoding: PackageResources._006_leave_types_and_half_days_sql, as: UTF8.self)),
+        Migration(
+            identifier: "0007_allowance_changes", sql: String(decoding: PackageResources._007_allowance_changes_sql, as: UTF8.self)),
     ]
 }

@@ -5,8 +5,13 @@ import SGSettings
 
 struct AllowanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "allowance", abstract: "Read and set holiday allowances.",
-        subcommands: [Set.self, Show.self, Default.self])
+        commandName: "allowance", abstract: "Read and set holiday allowances, adjust them, read their history.",
+        subcommands: [Set.self, Show.self, Adjust.self, Log.self, Default.self])
+
+    static func summary(_ username: String, _ balance: Balance) -> String {
+        "\(username) \(balance.year): allowance \(balance.allowance), adjusted \(balance.adjusted), approved \(balance.approved), "
+            + "pending \(balance.pending), remaining \(balance.remaining)\n"
+    }
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set one employee's allowance for one year.")
@@ -22,7 +27,54 @@ struct AllowanceCommand: AsyncParsableCommand {
                 let actor = try await global.actor(services)
                 let balance = try await services.holidays.setAllowance(
                     employeeID: employee.id, year: year, days: days, by: actor)
-                printOut("\(employee.username) \(year): allowance \(balance.allowance), approved \(balance.approved), pending \(balance.pending), remaining \(balance.remaining)\n")
+                printOut(AllowanceCommand.summary(employee.username, balance))
+            }
+        }
+    }
+
+    struct Adjust: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add days to an employee's year, or remove them (negative), with a reason the employee reads.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Argument(help: "Year.") var year: Int
+        @Argument(help: "Days in steps of 0.5: +2, -1.5 (write -- before a negative number).") var days: String
+        @Option(help: "Why (required).") var reason: String
+
+        func run() async throws {
+            try await running {
+                guard let days = HalfDays(days: days) else {
+                    throw SGError.invalid(field: "days", message: "'\(self.days)' is not a number of days in steps of 0.5, such as +2 or -1.5")
+                }
+                let services = try global.services()
+                let employee = try await findEmployee(services, username)
+                let (change, balance) = try await services.holidays.adjustAllowance(
+                    employeeID: employee.id, year: year, days: days, reason: reason, by: try await global.actor(services))
+                printOut("Adjustment \(change.id) recorded.\n" + AllowanceCommand.summary(employee.username, balance))
+            }
+        }
+    }
+
+    struct Log: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "An employee's allowance history: allowances set and adjustments.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Option(help: "Only this year [default: every year].") var year: Int?
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() async throws {
+            try await running {
+                let services = try global.services()
+                let employee = try await findEmployee(services, username)
+                let changes = try await services.holidays.allowanceChanges(
+                    employeeID: employee.id, year: year, by: try await global.actor(services))
+                printOut(Output(
+                    columns: ["id", "year", "kind", "days", "reason", "by", "at"],
+                    rows: changes.map { change in
+                        [.number(Int(change.id)), .number(change.year), .text(change.kind.rawValue), .days(change.days),
+                         .text(change.reason), .text(change.actor), .text(Timestamp.format(change.at))]
+                    }
+                ).render(format))
             }
         }
     }
@@ -41,9 +93,9 @@ struct AllowanceCommand: AsyncParsableCommand {
                 let year = try await services.company.year(self.year)
                 let balance = try await services.holidays.balance(employeeID: employee.id, year: year)
                 printOut(Output(
-                    columns: ["username", "year", "allowance", "approved", "pending", "remaining"],
-                    rows: [[.text(employee.username), .number(year), .days(balance.allowance), .days(balance.approved),
-                            .days(balance.pending), .days(balance.remaining)]]
+                    columns: ["username", "year", "allowance", "adjusted", "approved", "pending", "remaining"],
+                    rows: [[.text(employee.username), .number(year), .days(balance.allowance), .days(balance.adjusted),
+                            .days(balance.approved), .days(balance.pending), .days(balance.remaining)]]
                 ).render(format))
             }
         }
@@ -255,11 +307,13 @@ struct Export: AsyncParsableCommand {
 
     private func write(_ holidays: HolidayService, to sink: OutputSink) async throws {
         if balances {
-            try sink.write(CSV.record(["username", "full_name", "email", "active", "year", "allowance", "approved", "pending", "remaining"]))
+            try sink.write(CSV.record([
+                "username", "full_name", "email", "active", "year", "allowance", "adjusted", "approved", "pending", "remaining",
+            ]))
             for (employee, balance) in try await holidays.balances(year: year) {
                 try sink.write(CSV.record([
                     .text(employee.username), .text(employee.fullName), .text(employee.email),
-                    .text(employee.isActive ? "yes" : "no"), .number(year), .days(balance.allowance),
+                    .text(employee.isActive ? "yes" : "no"), .number(year), .days(balance.allowance), .days(balance.adjusted),
                     .days(balance.approved), .days(balance.pending), .days(balance.remaining),
                 ]))
             }

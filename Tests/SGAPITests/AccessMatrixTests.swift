@@ -39,6 +39,8 @@ import SGTestSupport
         Row(.post, "/v1/holidays/{approved}/cancel",                                401, 200, 404, 200, 401),
         Row(.put, "/v1/employees/{alice}/allowances/2026", body: Body.days,         401, 403, 403, 200, 401),
         Row(.get, "/v1/employees/{alice}/balance",                                  401, 200, 403, 200, 401),
+        Row(.post, "/v1/employees/{alice}/allowances/2026/adjustments", body: Body.adjustment, 401, 403, 403, 201, 401),
+        Row(.get, "/v1/employees/{alice}/allowances/2026/changes",                  401, 200, 403, 200, 401),
         Row(.get, "/v1/public-holidays",                                            401, 200, 200, 200, 401),
         Row(.patch, "/v1/me", body: Body.profile,                                   401, 200, 200, 200, 401),
         Row(.put, "/v1/me/photo", body: Body.photo,                                 401, 200, 200, 200, 401),
@@ -87,6 +89,7 @@ import SGTestSupport
         static let newHoliday = #"{"startDate":"2026-06-01","endDate":"2026-06-03","comment":"matrix"}"#
         static let reason = #"{"reason":"Audit week"}"#
         static let days = #"{"days":30}"#
+        static let adjustment = #"{"days":1.5,"reason":"Matrix"}"#
         static let profile = #"{"position":"Tester","phone":"+34 600 000 000"}"#
         static let photo = "<png>"
         static let settings = #"{"notifications":true}"#

@@ -26,7 +26,7 @@ import SGTestSupport
 
             let year = try await client.call(.get, "/v1/me/holidays?year=2026", token: alice)
             let balance = try #require(year.json["balance"] as? [String: Int])
-            #expect(balance == ["year": 2026, "allowance": 23, "approved": 0, "pending": 5, "remaining": 18])
+            #expect(balance == ["year": 2026, "adjusted": 0, "allowance": 23, "approved": 0, "pending": 5, "remaining": 18])
             #expect((year.json["requests"] as? [Any])?.count == 1)
             // Without a year: the current year (the fixture's today is in 2026).
             #expect(try await client.call(.get, "/v1/me/holidays", token: alice).json["year"] as? Int == 2026)

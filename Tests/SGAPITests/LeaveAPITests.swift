@@ -71,6 +71,44 @@ import SGTestSupport
         }
     }
 
+    @Test func adjustmentsAndTheAllowanceHistoryOverHTTP() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let admin = try await client.login("admin")
+            let id = h.fixture.alice.id
+            let added = try await client.call(
+                .post, "/v1/employees/\(id)/allowances/2026/adjustments", token: admin, json: #"{"days":2.5,"reason":"Overtime"}"#)
+            #expect(added.status == .created)
+            let change = try #require(added.json["change"] as? [String: Any])
+            #expect(change["days"] as? Double == 2.5 && change["kind"] as? String == "adjust" && change["reason"] as? String == "Overtime")
+            let balance = try #require(added.json["balance"] as? [String: Any])
+            #expect(balance["adjusted"] as? Double == 2.5 && balance["remaining"] as? Double == 25.5 && balance["allowance"] as? Int == 23)
+            // The employee sees it in the year view and in the history.
+            let year = try await client.call(.get, "/v1/me/holidays?year=2026", token: alice)
+            #expect((year.json["balance"] as? [String: Any])?["adjusted"] as? Double == 2.5)
+            #expect(try await client.call(.put, "/v1/employees/\(id)/allowances/2026", token: admin, json: #"{"days":20}"#).status == .ok)
+            let history = try await client.call(.get, "/v1/employees/\(id)/allowances/2026/changes", token: alice)
+            #expect(history.status == .ok)
+            let entries = try #require(try JSONSerialization.jsonObject(with: history.body) as? [[String: Any]])
+            #expect(entries.map { $0["kind"] as? String } == ["adjust", "set"])
+            #expect(entries.map { $0["days"] as? Double } == [2.5, 20])
+            #expect(entries.allSatisfy { $0["actor"] as? String == "admin" })
+            // Refused: bad days, no reason, unknown fields, removing more than is left, another employee's history.
+            for body in [#"{"days":0.3,"reason":"x"}"#, #"{"days":0,"reason":"x"}"#, #"{"days":1}"#, #"{"days":1,"reason":" "}"#,
+                         #"{"days":1,"reason":"x","note":"y"}"#, #"{"days":"1","reason":"x"}"#, #"{"days":1e300,"reason":"x"}"#] {
+                let reply = try await client.call(.post, "/v1/employees/\(id)/allowances/2026/adjustments", token: admin, json: body)
+                #expect(reply.status == .unprocessableContent && reply.isProblem, "\(body): \(String(decoding: reply.body, as: UTF8.self))")
+            }
+            let tooMuch = try await client.call(
+                .post, "/v1/employees/\(id)/allowances/2026/adjustments", token: admin, json: #"{"days":-23,"reason":"x"}"#)
+            #expect(tooMuch.status == .conflict && tooMuch.isProblem)
+            let bob = try await client.login("bob")
+            #expect(try await client.call(.get, "/v1/employees/\(id)/allowances/2026/changes", token: bob).status == .forbidden)
+            #expect(try await h.fixture.count("allowance_changes") == 2)
+        }
+    }
+
     @Test func badHalvesAndTypesAreRefusedAndNothingIsWritten() async throws {
         let h = try await APIHarness.make()
         try await h.run { client in

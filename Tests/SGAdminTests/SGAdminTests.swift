@@ -123,7 +123,7 @@ struct AdminCLI {
 
         #expect(try cli.run(["allowance", "set", "maria", "\(year)", "30"]).status == 0)
         let show = try cli.run(["allowance", "show", "maria", "--year", "\(year)", "--format", "csv"])
-        #expect(show.stdout.contains("maria,\(year),30,0,0,30"))
+        #expect(show.stdout.contains("maria,\(year),30,0,0,0,30"))
         #expect(try cli.run(["allowance", "set", "maria", "\(year)", "400"]).status == 1)
         #expect(try cli.run(["allowance", "set", "ghost", "\(year)", "10"]).status == 1)
         #expect(try cli.run(["allowance", "default", "25"]).status == 0)
@@ -174,7 +174,7 @@ struct AdminCLI {
         let balances = try cli.run(["export", "--year", "\(year)", "--balances", "--output", output])
         #expect(balances.status == 0 && balances.stdout.isEmpty)
         let file = try String(contentsOfFile: output, encoding: .utf8)
-        #expect(file.contains("bob,\"José Núñez, \"\"Pepe\"\"\",bob@example.com,yes,\(year),23,0,0,23"))
+        #expect(file.contains("bob,\"José Núñez, \"\"Pepe\"\"\",bob@example.com,yes,\(year),23,0,0,0,23"))
         #expect(try cli.run(["export", "--year", "99999"]).status != 0)
         let unwritable = try cli.run(["export", "--year", "\(year)", "--output", "/nonexistent/dir/x.csv"])
         #expect(unwritable.status == 1)
@@ -214,6 +214,32 @@ struct AdminCLI {
         #expect(try await f.services.leaveTypes.leaveType(id: 4).isRetired)
         #expect(try cli.run(["leave-type", "retire", "4", "--undo"]).status == 0)
         #expect(try await !f.services.leaveTypes.leaveType(id: 4).isRetired)
+    }
+
+    @Test func adjustsAllowancesAndShowsTheirHistory() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let year = f.today.year
+        let add = try cli.run(["allowance", "adjust", "alice", "\(year)", "+2.5", "--reason", "Overtime"])
+        #expect(add.status == 0 && add.stdout.contains("adjusted 2.5") && add.stdout.contains("remaining 25.5"), "\(add.stdout)\(add.stderr)")
+        let remove = try cli.run(["allowance", "adjust", "alice", "\(year)", "--reason", "Correction", "--", "-1"])
+        #expect(remove.status == 0 && remove.stdout.contains("adjusted 1.5"), "\(remove.stdout)\(remove.stderr)")
+        for bad in [["allowance", "adjust", "alice", "\(year)", "0.3", "--reason", "x"],
+                    ["allowance", "adjust", "alice", "\(year)", "1"],
+                    ["allowance", "adjust", "alice", "\(year)", "1", "--reason", " "],
+                    ["allowance", "adjust", "alice", "\(year)", "--reason", "x", "--", "-30"],
+                    ["allowance", "adjust", "nobody", "\(year)", "1", "--reason", "x"]] {
+            let refused = try cli.run(bad)
+            #expect(refused.status != 0 && !refused.stderr.isEmpty && refused.stdout.isEmpty, "\(bad)")
+        }
+        let log = try cli.run(["allowance", "log", "alice", "--format", "csv"])
+        #expect(log.status == 0)
+        let lines = log.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(lines.count == 3 && lines[0] == "id,year,kind,days,reason,by,at")
+        #expect(lines[1].hasPrefix("1,\(year),adjust,2.5,Overtime,operator (sgadmin),") && lines[2].hasPrefix("2,\(year),adjust,-1,Correction,"))
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: year).adjusted == HalfDays(halves: 3))
     }
 
     @Test func refusesAMissingOrNewerDatabase() throws {

@@ -149,8 +149,70 @@ import SGTestSupport
         }
     }
 
-    /// Random sequences of requests (whole and half days, three types), decisions and allowance changes: after
-    /// every step the balance equals what the requests on record add up to, and never goes below zero.
+    @Test func adjustmentsAddAndRemoveDaysWithAReasonAndAreKept() async throws {
+        let f = try await Fixture.make()
+        let (added, balance) = try await f.service.adjustAllowance(
+            employeeID: f.alice.id, year: 2026, days: HalfDays(halves: 5), reason: " Overtime in January ", by: f.admin.actor)
+        #expect(added.kind == .adjust && added.days == HalfDays(halves: 5) && added.reason == "Overtime in January")
+        #expect(balance == Balance(year: 2026, allowance: .days(23), adjusted: HalfDays(halves: 5), approved: .zero, pending: .zero))
+        #expect(balance.remaining == HalfDays(halves: 51))
+        _ = try await f.service.createRequest(for: f.alice.id, start: f.weekday(7), end: f.weekday(7), comment: "", actor: f.alice.actor)
+        // Removing days cannot take the balance below what is held: 24.5 days are left, 1 is pending.
+        await #expect(throws: SGError.self) {
+            try await f.service.adjustAllowance(employeeID: f.alice.id, year: 2026, days: -.days(25), reason: "Too many", by: f.admin.actor)
+        }
+        let (_, after) = try await f.service.adjustAllowance(
+            employeeID: f.alice.id, year: 2026, days: -HalfDays(halves: 49), reason: "Sabbatical", by: f.admin.actor)
+        #expect(after.remaining == .zero && after.adjusted == -.days(22))
+        // The allowance itself cannot drop under what the adjustments leave held either.
+        await #expect(throws: SGError.self) { try await f.service.setAllowance(employeeID: f.alice.id, year: 2026, days: 22, by: f.admin.actor) }
+        try await f.service.setAllowance(employeeID: f.alice.id, year: 2026, days: 25, by: f.admin.actor)
+        // Refused: no reason, zero, too large, not an admin, no such employee, a bad year.
+        for (days, reason) in [(HalfDays.days(1), "  "), (.zero, "x"), (.days(367), "x")] {
+            await #expect(throws: SGError.self) {
+                try await f.service.adjustAllowance(employeeID: f.alice.id, year: 2026, days: days, reason: reason, by: f.admin.actor)
+            }
+        }
+        await #expect(throws: SGError.forbidden("Only an admin can change allowances.")) {
+            try await f.service.adjustAllowance(employeeID: f.alice.id, year: 2026, days: .days(1), reason: "me", by: f.alice.actor)
+        }
+        await #expect(throws: SGError.self) {
+            try await f.service.adjustAllowance(employeeID: 999, year: 2026, days: .days(1), reason: "x", by: f.admin.actor)
+        }
+        // The history: the employee and admins read it, nobody else; oldest first, with who and when.
+        let log = try await f.service.allowanceChanges(employeeID: f.alice.id, year: 2026, by: f.alice.actor)
+        #expect(log.map(\.kind) == [.adjust, .adjust, .set])
+        #expect(log.map(\.days) == [HalfDays(halves: 5), -HalfDays(halves: 49), .days(25)])
+        #expect(log.map(\.actor) == ["admin", "admin", "admin"] && log[1].reason == "Sabbatical" && log[0].at == f.clock.now())
+        #expect(try await f.service.allowanceChanges(employeeID: f.alice.id, year: 2027, by: f.admin.actor).isEmpty)
+        await #expect(throws: SGError.self) { try await f.service.allowanceChanges(employeeID: f.alice.id, year: nil, by: f.bob.actor) }
+        // Everyone's balances (the CSV) count the adjustments too.
+        let all = try await f.service.balances(year: 2026)
+        #expect(all.first { $0.0.id == f.alice.id }?.1 == Balance(
+            year: 2026, allowance: .days(25), adjusted: -.days(22), approved: .zero, pending: .days(1)))
+        // The history is append-only, whoever holds the file.
+        await #expect(throws: (any Error).self) {
+            try await f.database.write { (db: Database) in try db.execute(sql: "DELETE FROM allowance_changes") }
+        }
+        await #expect(throws: (any Error).self) {
+            try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE allowance_changes SET halves = 1000") }
+        }
+        #expect(try await f.count("allowance_changes") == 3)
+    }
+
+    @Test func aNewDefaultAllowanceCountsTheAdjustments() async throws {
+        let f = try await Fixture.make()
+        _ = try await f.service.adjustAllowance(employeeID: f.alice.id, year: 2026, days: .days(3), reason: "Bonus", by: f.admin.actor)
+        _ = try await f.service.createRequest(for: f.alice.id, start: f.weekday(7), end: f.weekday(7).adding(days: 14)!, comment: "", actor: f.alice.actor)
+        // 11 days held, 3 of them covered by the adjustment: a default of 8 still fits, 7 does not.
+        await #expect(throws: SGError.self) { try await f.services.company.setDefaultAllowance(7, by: f.admin.actor) }
+        try await f.services.company.setDefaultAllowance(8, by: f.admin.actor)
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).remaining == .zero)
+    }
+
+    /// Random sequences of requests (whole and half days, three types), decisions, allowances and adjustments:
+    /// after every step the balance equals what the requests and the history on record add up to, and never goes
+    /// below zero.
     @Test(arguments: [1, 2, 3, 4, 5])
     func theBalanceIsAlwaysTheSumOfWhatIsHeld(seed: UInt64) async throws {
         let f = try await Fixture.make()
@@ -173,9 +235,13 @@ import SGTestSupport
                 guard let id = ids.randomElement(using: &random) else { continue }
                 let action = HolidayAction.allCases.randomElement(using: &random)!
                 _ = try? await f.service.perform(action, on: id, by: action == .cancel ? f.alice.actor : f.admin.actor, note: "x")
-            default:
+            case 8:
                 _ = try? await f.service.setAllowance(
                     employeeID: f.alice.id, year: 2026, days: Int.random(in: 0...12, using: &random), by: f.admin.actor)
+            default:
+                _ = try? await f.service.adjustAllowance(
+                    employeeID: f.alice.id, year: 2026, days: HalfDays(halves: Int.random(in: -6...6, using: &random)),
+                    reason: "random", by: f.admin.actor)
             }
             let requests = try await f.service.requests(RequestFilter(employeeID: f.alice.id, limit: 200), by: f.admin.actor).items.map(\.request)
             var approved = HalfDays.zero, pending = HalfDays.zero
@@ -185,6 +251,10 @@ import SGTestSupport
             }
             let balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
             #expect(balance.approved == approved && balance.pending == pending)
+            let log = try await f.service.allowanceChanges(employeeID: f.alice.id, year: 2026, by: f.admin.actor)
+            #expect(balance.adjusted == log.filter { $0.kind == .adjust }.map(\.days).reduce(.zero, +))
+            #expect(balance.allowance == log.last { $0.kind == .set }?.days ?? .days(23))
+            #expect(balance.remaining == balance.allowance + balance.adjusted - approved - pending)
             #expect(balance.remaining >= .zero)
             // No two held requests share a half day.
             let held = requests.filter { $0.status.holdsDays }

@@ -148,11 +148,57 @@ enum DTO {
 extension Balance: JSONBody {
     func write(to json: inout JSONWriter) {
         json.object { json in
+            json.key("adjusted"); json.value(adjusted)
             json.key("allowance"); json.value(allowance)
             json.key("approved"); json.value(approved)
             json.key("pending"); json.value(pending)
             json.key("remaining"); json.value(remaining)
             json.key("year"); json.value(year)
+        }
+    }
+}
+
+extension DTO {
+    struct AllowanceChangeBody: Encodable {
+        let id: Int64
+        let year: Int
+        let kind: AllowanceChange.Kind
+        /// For `set`, the year's new allowance; for `adjust`, the days added (negative: removed).
+        let days: Double
+        let reason: String
+        let actor: String
+        let at: String
+
+        init(_ change: AllowanceChange) {
+            id = change.id
+            year = change.year
+            kind = change.kind
+            days = change.days.days
+            reason = change.reason
+            actor = change.actor
+            at = Timestamp.format(change.at)
+        }
+    }
+
+    /// An adjustment just made, and the balance it leaves.
+    struct Adjustment: JSONBody {
+        let change: AllowanceChange
+        let balance: Balance
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("balance"); json.value(balance)
+                json.key("change")
+                json.object { json in
+                    json.key("actor"); json.value(change.actor)
+                    json.key("at"); json.value(change.at)
+                    json.key("days"); json.value(change.days)
+                    json.key("id"); json.value(change.id)
+                    json.key("kind"); json.value(change.kind.rawValue)
+                    json.key("reason"); json.value(change.reason)
+                    json.key("year"); json.value(change.year)
+                }
+            }
         }
     }
 }

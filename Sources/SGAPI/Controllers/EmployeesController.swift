@@ -12,6 +12,31 @@ struct EmployeesController {
         let days: Double
     }
 
+    /// `{days, reason}`: days in steps of 0.5, negative to remove.
+    struct AdjustmentBody: Decodable {
+        let days: HalfDays
+        let reason: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            try container.onlyKeys(["days", "reason"], what: "an adjustment field")
+            let value = try container.decode(Double.self, forKey: AnyKey("days"))
+            guard let days = HalfDays(days: value, limit: 366) else {
+                throw SGError.invalid(field: "days", message: "must be a number of days between -366 and 366, in steps of 0.5")
+            }
+            self.days = days
+            reason = try container.decode(String.self, forKey: AnyKey("reason"))
+        }
+    }
+
+    /// The `{year}` of an allowance path: a year, or a 422.
+    static func year(_ context: AppRequestContext) throws -> Int {
+        guard let year = context.parameters.get("year").flatMap({ Int($0) }), HolidayService.supportedYears.contains(year) else {
+            throw SGError.invalid(field: "year", message: "'\(context.parameters.get("year") ?? "")' is not a year")
+        }
+        return year
+    }
+
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         /// Everyone, in list order (surname, name, id; case and accents ignored), searchable, a page at a time.
         group.get("/employees") { request, context in
@@ -86,13 +111,31 @@ struct EmployeesController {
         group.put("/employees/:id/allowances/:year") { request, context in
             let admin = try context.requireAdmin()
             let id = try context.parameters.id("id", what: "Employee")
-            guard let year = context.parameters.get("year").flatMap({ Int($0) }), HolidayService.supportedYears.contains(year) else {
-                throw SGError.invalid(field: "year", message: "'\(context.parameters.get("year") ?? "")' is not a year")
-            }
+            let year = try Self.year(context)
             let body = try await JSON.decode(AllowanceBody.self, from: request, context: context)
             let days = try JSON.wholeDays(body.days, field: "days")
             let balance = try await services.holidays.setAllowance(employeeID: id, year: year, days: days, by: admin.actor)
             return JSON.response(written: balance)
+        }
+
+        /// Admin: adds days to (or, negative, removes them from) one employee-year, with a reason.
+        group.post("/employees/:id/allowances/:year/adjustments") { request, context in
+            let admin = try context.requireAdmin()
+            let id = try context.parameters.id("id", what: "Employee")
+            let year = try Self.year(context)
+            let body = try await JSON.decode(AdjustmentBody.self, from: request, context: context)
+            let (change, balance) = try await services.holidays.adjustAllowance(
+                employeeID: id, year: year, days: body.days, reason: body.reason, by: admin.actor)
+            return JSON.response(written: DTO.Adjustment(change: change, balance: balance), status: .created)
+        }
+
+        /// The allowance history of one employee-year: the employee themself or an admin.
+        group.get("/employees/:id/allowances/:year/changes") { _, context in
+            let viewer = try context.requireEmployee()
+            let id = try context.parameters.id("id", what: "Employee")
+            let year = try Self.year(context)
+            let changes = try await services.holidays.allowanceChanges(employeeID: id, year: year, by: viewer.actor)
+            return try JSON.response(changes.map(DTO.AllowanceChangeBody.init))
         }
     }
 

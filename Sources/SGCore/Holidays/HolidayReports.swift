@@ -163,9 +163,11 @@ extension HolidayService {
             let company = try tx.company()
             let held = try tx.heldDays(year: year)
             let overrides = try tx.allowanceOverrides(year: year)
+            let adjusted = try tx.adjustedDays(year: year)
             return try tx.employees().map { employee in
                 (employee, Self.balance(
-                    year: year, override: overrides[employee.id], held: held[employee.id] ?? HeldDays(), company: company))
+                    year: year, override: overrides[employee.id], adjusted: adjusted[employee.id] ?? .zero,
+                    held: held[employee.id] ?? HeldDays(), company: company))
             }
         }
     }

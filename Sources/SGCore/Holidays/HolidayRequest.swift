@@ -75,20 +75,59 @@ public struct HolidayEvent: Sendable, Equatable {
     }
 }
 
-/// An employee-year's balance of the allowance, in half days. Only leave types that draw on the allowance
-/// count as approved or pending here.
+/// An employee-year's balance of the allowance, in half days: the allowance (the employee's own for the year, else
+/// the company default) plus the adjustments, less what is approved and pending. Only leave types that draw on the
+/// allowance count as approved or pending here.
 public struct Balance: Sendable, Equatable {
     public var year: Int
     public var allowance: HalfDays
+    /// The sum of the year's adjustments (negative when days were removed).
+    public var adjusted: HalfDays
     public var approved: HalfDays
     public var pending: HalfDays
-    public var remaining: HalfDays { allowance - approved - pending }
+    public var remaining: HalfDays { allowance + adjusted - approved - pending }
 
-    public init(year: Int, allowance: HalfDays, approved: HalfDays, pending: HalfDays) {
+    public init(year: Int, allowance: HalfDays, adjusted: HalfDays = .zero, approved: HalfDays, pending: HalfDays) {
         self.year = year
         self.allowance = allowance
+        self.adjusted = adjusted
         self.approved = approved
         self.pending = pending
+    }
+}
+
+/// One entry of an employee-year's allowance history: an allowance set, or days added or removed with a reason.
+public struct AllowanceChange: Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        /// `days` is the year's new allowance.
+        case set
+        /// `days` were added (or, negative, removed).
+        case adjust
+    }
+
+    public var id: Int64
+    public var employeeID: Int64
+    public var year: Int
+    public var kind: Kind
+    public var days: HalfDays
+    public var reason: String
+    public var actor: String
+    public var actorEmployeeID: Int64?
+    public var at: Date
+
+    public init(
+        id: Int64, employeeID: Int64, year: Int, kind: Kind, days: HalfDays, reason: String, actor: String,
+        actorEmployeeID: Int64?, at: Date
+    ) {
+        self.id = id
+        self.employeeID = employeeID
+        self.year = year
+        self.kind = kind
+        self.days = days
+        self.reason = reason
+        self.actor = actor
+        self.actorEmployeeID = actorEmployeeID
+        self.at = at
     }
 }
 

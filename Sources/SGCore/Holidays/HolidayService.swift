@@ -193,7 +193,8 @@ public struct HolidayService: Sendable {
         }
     }
 
-    /// Sets one employee-year's allowance. It may not drop below the days already approved or pending.
+    /// Sets one employee-year's allowance, recorded in its history. With the year's adjustments it may not drop
+    /// below the days already approved or pending.
     @discardableResult
     public func setAllowance(employeeID: Int64, year: Int, days: Int, by actor: Actor) async throws -> Balance {
         try Self.checkYear(year)
@@ -201,18 +202,72 @@ public struct HolidayService: Sendable {
         guard (0...Self.maximumAllowance).contains(days) else {
             throw SGError.invalid(field: "days", message: "must be between 0 and \(Self.maximumAllowance)")
         }
+        let now = clock.now()
         return try await store.write { tx in
             guard try tx.employee(id: employeeID) != nil else {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }
             let held = try tx.heldDays(employeeID: employeeID, year: year)
-            guard HalfDays.days(days) >= held.total else {
+            let adjusted = try tx.adjustedDays(employeeID: employeeID, year: year)
+            guard HalfDays.days(days) + adjusted >= held.total else {
                 throw SGError.conflict(
-                    "\(held.approved) approved and \(held.pending) pending days are already held in \(year); "
-                        + "the allowance cannot be lower than \(held.total). Cancel or reject requests first.")
+                    "\(held.approved) approved and \(held.pending) pending days are already held in \(year)"
+                        + (adjusted == .zero ? "" : " (adjustments: \(adjusted))")
+                        + "; the allowance cannot be lower than \(held.total - adjusted). Cancel or reject requests first.")
             }
             try tx.setAllowance(employeeID: employeeID, year: year, days: days)
+            _ = try tx.appendAllowanceChange(AllowanceChange(
+                id: 0, employeeID: employeeID, year: year, kind: .set, days: .days(days), reason: "", actor: actor.name,
+                actorEmployeeID: actor.employeeID, at: now))
             return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
+        }
+    }
+
+    /// Adds days to an employee-year's allowance, or removes them (negative `days`), with a reason the employee
+    /// can read. Removing may not take the balance below what is already approved or pending.
+    public func adjustAllowance(
+        employeeID: Int64, year: Int, days: HalfDays, reason: String, by actor: Actor
+    ) async throws -> (change: AllowanceChange, balance: Balance) {
+        try Self.checkYear(year)
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change allowances.") }
+        guard days != .zero, abs(days.halves) <= 2 * Self.maximumAllowance else {
+            throw SGError.invalid(field: "days", message: "must be a non-zero number of days between -366 and 366, in steps of 0.5")
+        }
+        try Self.checkText(reason, field: "reason")
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reason.isEmpty else {
+            throw SGError.invalid(field: "reason", message: "an adjustment needs a reason the employee can read")
+        }
+        let now = clock.now()
+        return try await store.write { tx in
+            guard try tx.employee(id: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            let company = try tx.company()
+            let before = try Self.balance(tx, employeeID: employeeID, year: year, company: company)
+            if before.remaining + days < .zero {
+                throw SGError.conflict(
+                    "Removing \((-days).inWords) from \(year) would leave \(before.remaining + days) days: "
+                        + "\(before.approved) approved and \(before.pending) pending days are held. Cancel or reject requests first.")
+            }
+            let change = try tx.appendAllowanceChange(AllowanceChange(
+                id: 0, employeeID: employeeID, year: year, kind: .adjust, days: days, reason: reason, actor: actor.name,
+                actorEmployeeID: actor.employeeID, at: now))
+            return (change, try Self.balance(tx, employeeID: employeeID, year: year, company: company))
+        }
+    }
+
+    /// An employee's allowance history (one year, or every year), oldest first: theirs and the admins' to read.
+    public func allowanceChanges(employeeID: Int64, year: Int?, by viewer: Actor) async throws -> [AllowanceChange] {
+        if let year { try Self.checkYear(year) }
+        guard HolidayRules.mayRead(holidaysOf: employeeID, by: viewer) else {
+            throw SGError.forbidden("Only an admin can read another employee's allowance history.")
+        }
+        return try await store.read { tx in
+            guard try tx.employee(id: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            return try tx.allowanceChanges(employeeID: employeeID, year: year)
         }
     }
 
@@ -257,13 +312,15 @@ public struct HolidayService: Sendable {
     public static func balance(_ tx: any HolidayReading, employeeID: Int64, year: Int, company: CompanySettings) throws -> Balance {
         balance(
             year: year, override: try tx.allowanceOverride(employeeID: employeeID, year: year),
+            adjusted: try tx.adjustedDays(employeeID: employeeID, year: year),
             held: try tx.heldDays(employeeID: employeeID, year: year), company: company)
     }
 
-    /// An employee-year's balance: its own allowance if one is set, else the company default.
-    static func balance(year: Int, override: Int?, held: HeldDays, company: CompanySettings) -> Balance {
+    /// An employee-year's balance: its own allowance if one is set, else the company default, and its adjustments.
+    static func balance(year: Int, override: Int?, adjusted: HalfDays, held: HeldDays, company: CompanySettings) -> Balance {
         Balance(
-            year: year, allowance: .days(override ?? company.defaultAllowance), approved: held.approved, pending: held.pending)
+            year: year, allowance: .days(override ?? company.defaultAllowance), adjusted: adjusted, approved: held.approved,
+            pending: held.pending)
     }
 
     public static func today(_ now: Date, _ company: CompanySettings) -> CalendarDate {

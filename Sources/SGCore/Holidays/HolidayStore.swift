@@ -8,6 +8,10 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
     /// The allowance set for this employee-year, or nil when the company default applies.
     func allowanceOverride(employeeID: Int64, year: Int) throws -> Int?
+    /// The sum of the employee-year's adjustments.
+    func adjustedDays(employeeID: Int64, year: Int) throws -> HalfDays
+    /// The employee's allowance history (of one year, or all), oldest first.
+    func allowanceChanges(employeeID: Int64, year: Int?) throws -> [AllowanceChange]
     /// Half days held in `year` by the employee's requests of types that draw on the allowance, by status
     /// (pending and approved only).
     func heldDays(employeeID: Int64, year: Int) throws -> HeldDays
@@ -19,7 +23,8 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest]
     func request(id: Int64) throws -> HolidayRequest?
     func daysByYear(requestID: Int64) throws -> [Int: HalfDays]
-    /// Employee-years without an override whose held days (of types drawing on the allowance) exceed `days`.
+    /// Employee-years without an override whose held days (of types drawing on the allowance) exceed `days` plus
+    /// their adjustments.
     func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: HalfDays)]
     func companyContact() throws -> CompanyContact
     /// The company's public holidays in `start...end`, by date.
@@ -41,6 +46,8 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func heldDays(year: Int) throws -> [Int64: HeldDays]
     /// The allowances set for `year`, by employee.
     func allowanceOverrides(year: Int) throws -> [Int64: Int]
+    /// The sums of `year`'s adjustments, by employee (those with any).
+    func adjustedDays(year: Int) throws -> [Int64: HalfDays]
 }
 
 /// The reads and writes of the holiday rules, inside one write transaction opened by `HolidayStore.write`.
@@ -56,6 +63,8 @@ public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReadi
     func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws
     func appendEvent(requestID: Int64, from: HolidayStatus?, to: HolidayStatus, actor: Actor, at: Date, note: String) throws
     func setAllowance(employeeID: Int64, year: Int, days: Int) throws
+    /// Appends to the allowance history; returns the entry with its id.
+    func appendAllowanceChange(_ change: AllowanceChange) throws -> AllowanceChange
     func setDefaultAllowance(_ days: Int) throws
     /// Puts a notice on an employee's board, in the transaction of the transition it reports.
     func appendNotice(_ notice: PersonalNotice) throws

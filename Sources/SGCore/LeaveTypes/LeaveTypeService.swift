@@ -94,14 +94,7 @@ public struct LeaveTypeService: Sendable {
     }
 
     static func checkName(_ name: String) throws -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw SGError.invalid(field: "name", message: "must not be empty") }
-        guard trimmed.unicodeScalars.count <= LeaveType.maximumNameLength,
-              !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw SGError.invalid(field: "name", message: "at most \(LeaveType.maximumNameLength) characters, no control characters")
-        }
-        return trimmed
+        try TextRules.line(name, field: "name", maximum: LeaveType.maximumNameLength)
     }
 
     static func checkCap(_ cap: HalfDays?) throws -> HalfDays? {

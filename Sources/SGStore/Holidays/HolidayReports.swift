@@ -83,11 +83,13 @@ extension SQLHolidayTransaction {
             """
             SELECT year FROM holiday_request_days WHERE employee_id = ?
             UNION SELECT year FROM allowances WHERE employee_id = ?
+            UNION SELECT year FROM allowance_changes WHERE employee_id = ?
             ORDER BY year
             """
         ) { statement in
             statement.bind(1, employeeID)
             statement.bind(2, employeeID)
+            statement.bind(3, employeeID)
             var years: [Int] = []
             while try statement.step() { years.append(statement.int(0)) }
             return years
@@ -132,6 +134,17 @@ extension SQLHolidayTransaction {
                 held[statement.int64(0)] = days
             }
             return held
+        }
+    }
+
+    func adjustedDays(year: Int) throws -> [Int64: HalfDays] {
+        try connection.with(
+            "SELECT employee_id, SUM(halves) FROM allowance_changes WHERE year = ? AND kind = 'adjust' GROUP BY employee_id"
+        ) { statement in
+            statement.bind(1, year)
+            var adjusted: [Int64: HalfDays] = [:]
+            while try statement.step() { adjusted[statement.int64(0)] = HalfDays(halves: statement.int(1)) }
+            return adjusted
         }
     }
 

@@ -38,6 +38,40 @@ struct SQLHolidayTransaction: HolidayTransaction {
         }
     }
 
+    func adjustedDays(employeeID: Int64, year: Int) throws -> HalfDays {
+        try connection.with(
+            "SELECT COALESCE(SUM(halves), 0) FROM allowance_changes WHERE employee_id = ? AND year = ? AND kind = 'adjust'"
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, year)
+            return try statement.step() ? HalfDays(halves: statement.int(0)) : .zero
+        }
+    }
+
+    func allowanceChanges(employeeID: Int64, year: Int?) throws -> [AllowanceChange] {
+        try connection.with(
+            """
+            SELECT id, employee_id, year, kind, halves, reason, actor, actor_employee_id, at FROM allowance_changes
+            WHERE employee_id = ? AND (? IS NULL OR year = ?) ORDER BY id
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, year.map(Int64.init))
+            statement.bind(3, year.map(Int64.init))
+            var changes: [AllowanceChange] = []
+            while try statement.step() {
+                guard let kind = AllowanceChange.Kind(rawValue: statement.text(3)) else {
+                    throw SGError.conflict("Allowance change \(statement.int64(0)) has an unknown kind '\(statement.text(3))'.")
+                }
+                changes.append(AllowanceChange(
+                    id: statement.int64(0), employeeID: statement.int64(1), year: statement.int(2), kind: kind,
+                    days: HalfDays(halves: statement.int(4)), reason: statement.text(5), actor: statement.text(6),
+                    actorEmployeeID: statement.optionalInt64(7), at: try statement.timestamp(8)))
+            }
+            return changes
+        }
+    }
+
     func heldDays(employeeID: Int64, year: Int) throws -> HeldDays {
         try Rows.heldDays(connection, employeeID: employeeID, year: year)
     }
@@ -115,7 +149,8 @@ struct SQLHolidayTransaction: HolidayTransaction {
             WHERE r.status IN ('pending', 'approved')
               AND NOT EXISTS (SELECT 1 FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year)
             GROUP BY d.employee_id, d.year
-            HAVING held > ?
+            HAVING held > ? + COALESCE((SELECT SUM(c.halves) FROM allowance_changes c
+                                        WHERE c.employee_id = d.employee_id AND c.year = d.year AND c.kind = 'adjust'), 0)
             ORDER BY d.employee_id, d.year
             """
         ) { statement in
@@ -218,6 +253,27 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(2, year)
             statement.bind(3, days)
         }
+    }
+
+    func appendAllowanceChange(_ change: AllowanceChange) throws -> AllowanceChange {
+        try connection.execute(
+            """
+            INSERT INTO allowance_changes (employee_id, year, kind, halves, reason, actor, actor_employee_id, at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ) { statement in
+            statement.bind(1, change.employeeID)
+            statement.bind(2, change.year)
+            statement.bind(3, change.kind.rawValue)
+            statement.bind(4, change.days.halves)
+            statement.bind(5, change.reason)
+            statement.bind(6, change.actor)
+            statement.bind(7, change.actorEmployeeID)
+            statement.bind(8, Timestamp.format(change.at))
+        }
+        var appended = change
+        appended.id = connection.lastInsertedRowID
+        return appended
     }
 
     func setDefaultAllowance(_ days: Int) throws {
