@@ -39,6 +39,8 @@ let package = Package(
                 .embedInCode("0005_delivery.sql"),
                 .embedInCode("0006_leave_types_and_half_days.sql"),
                 .embedInCode("0007_allowance_changes.sql"),
+                .embedInCode("0008_carry_over.sql"),
+                .embedInCode("0009_working_weeks.sql"),
             ],
             swiftSettings: strict
         ),

@@ -22,5 +22,7 @@ public enum SchemaMigrations {
             sql: String(decoding: PackageResources._006_leave_types_and_half_days_sql, as: UTF8.self)),
         Migration(
             identifier: "0007_allowance_changes", sql: String(decoding: PackageResources._007_allowance_changes_sql, as: UTF8.self)),
+        Migration(identifier: "0008_carry_over", sql: String(decoding: PackageResources._008_carry_over_sql, as: UTF8.self)),
+        Migration(identifier: "0009_working_weeks", sql: String(decoding: PackageResources._009_working_weeks_sql, as: UTF8.self)),
     ]
 }

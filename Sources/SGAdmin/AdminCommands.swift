@@ -9,8 +9,8 @@ struct AllowanceCommand: AsyncParsableCommand {
         subcommands: [Set.self, Show.self, Adjust.self, Log.self, Default.self])
 
     static func summary(_ username: String, _ balance: Balance) -> String {
-        "\(username) \(balance.year): allowance \(balance.allowance), adjusted \(balance.adjusted), approved \(balance.approved), "
-            + "pending \(balance.pending), remaining \(balance.remaining)\n"
+        "\(username) \(balance.year): allowance \(balance.allowance), carried over \(balance.carriedOver), expired \(balance.expired), "
+            + "adjusted \(balance.adjusted), approved \(balance.approved), pending \(balance.pending), remaining \(balance.remaining)\n"
     }
 
     struct Set: AsyncParsableCommand {
@@ -93,8 +93,12 @@ struct AllowanceCommand: AsyncParsableCommand {
                 let year = try await services.company.year(self.year)
                 let balance = try await services.holidays.balance(employeeID: employee.id, year: year)
                 printOut(Output(
-                    columns: ["username", "year", "allowance", "adjusted", "approved", "pending", "remaining"],
-                    rows: [[.text(employee.username), .number(year), .days(balance.allowance), .days(balance.adjusted),
+                    columns: [
+                        "username", "year", "allowance", "carried_over", "expired", "carry_over_expires_on", "adjusted", "approved",
+                        "pending", "remaining",
+                    ],
+                    rows: [[.text(employee.username), .number(year), .days(balance.allowance), .days(balance.carriedOver),
+                            .days(balance.expired), .text(balance.carryOverExpiresOn?.description ?? ""), .days(balance.adjusted),
                             .days(balance.approved), .days(balance.pending), .days(balance.remaining)]]
                 ).render(format))
             }
@@ -118,7 +122,53 @@ struct AllowanceCommand: AsyncParsableCommand {
 
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "user", abstract: "Manage local accounts.", subcommands: [Add.self, List.self, Deactivate.self, Password.self])
+        commandName: "user", abstract: "Manage local accounts and employees' working weeks.",
+        subcommands: [Add.self, List.self, Deactivate.self, Password.self, WorkingWeekCommand.self, WorkingWeeks.self])
+
+    struct WorkingWeekCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "working-week",
+            abstract: "Set an employee's own working week (part time) from a day on; `company` goes back to the company's.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Argument(help: "ISO weekday digits, 1 = Monday ... 7 = Sunday (e.g. 1234), or company.") var week: String
+        @Option(help: "The first day of the new week (YYYY-MM-DD, today or later).") var from: String
+
+        func run() async throws {
+            try await running {
+                let startsOn = try CalendarDate.parse(from, field: "--from")
+                let parsed = week == "company" ? nil : try CompanyRules.workingWeek(code: week, field: "week")
+                let services = try global.services()
+                let employee = try await findEmployee(services, username)
+                _ = try await services.holidays.setWorkingWeek(
+                    employeeID: employee.id, from: startsOn, week: parsed, by: try await global.actor(services))
+                printOut("\(employee.username) works \(parsed?.description ?? "the company's week") from \(startsOn).\n")
+            }
+        }
+    }
+
+    struct WorkingWeeks: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "working-weeks", abstract: "An employee's working weeks, each from the day it starts.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() async throws {
+            try await running {
+                let services = try global.services()
+                let employee = try await findEmployee(services, username)
+                let weeks = try await services.holidays.workingWeeks(employeeID: employee.id, by: try await global.actor(services))
+                printOut(Output(
+                    columns: ["starts_on", "working_week", "set_by", "set_at"],
+                    rows: weeks.changes.map { change in
+                        [.text(change.startsOn.description), .text(change.week?.code ?? "company (\(weeks.company.code))"),
+                         .text(change.setBy), .text(Timestamp.format(change.setAt))]
+                    }
+                ).render(format))
+            }
+        }
+    }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -308,12 +358,14 @@ struct Export: AsyncParsableCommand {
     private func write(_ holidays: HolidayService, to sink: OutputSink) async throws {
         if balances {
             try sink.write(CSV.record([
-                "username", "full_name", "email", "active", "year", "allowance", "adjusted", "approved", "pending", "remaining",
+                "username", "full_name", "email", "active", "year", "allowance", "carried_over", "expired", "adjusted", "approved",
+                "pending", "remaining",
             ]))
             for (employee, balance) in try await holidays.balances(year: year) {
                 try sink.write(CSV.record([
                     .text(employee.username), .text(employee.fullName), .text(employee.email),
-                    .text(employee.isActive ? "yes" : "no"), .number(year), .days(balance.allowance), .days(balance.adjusted),
+                    .text(employee.isActive ? "yes" : "no"), .number(year), .days(balance.allowance), .days(balance.carriedOver),
+                    .days(balance.expired), .days(balance.adjusted),
                     .days(balance.approved), .days(balance.pending), .days(balance.remaining),
                 ]))
             }

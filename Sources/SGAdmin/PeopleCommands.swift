@@ -92,12 +92,16 @@ struct CompanyCommand: AsyncParsableCommand {
             try await running {
                 let company = try await global.services().company.company()
                 printOut(Output(
-                    columns: ["name", "address", "phone", "email", "website", "working_week", "default_allowance", "time_zone"],
+                    columns: [
+                        "name", "address", "phone", "email", "website", "working_week", "default_allowance", "time_zone",
+                        "carry_over_cap", "carry_over_expiry",
+                    ],
                     rows: [[
                         .text(company.settings.name), .text(company.contact.address ?? ""), .text(company.contact.phone ?? ""),
                         .text(company.contact.email ?? ""), .text(company.contact.website ?? ""),
                         .text(company.settings.workingWeek.code), .number(company.settings.defaultAllowance),
-                        .text(company.settings.timeZoneIdentifier),
+                        .text(company.settings.timeZoneIdentifier), .days(company.settings.carryOver.cap),
+                        .text(company.settings.carryOver.expiryCode),
                     ]]
                 ).render(format))
             }
@@ -118,6 +122,8 @@ struct CompanyCommand: AsyncParsableCommand {
         @Option(help: "Working days as ISO weekday digits, 1 = Monday ... 7 = Sunday, e.g. 12345.") var workingWeek: String?
         @Option(help: "Default allowance in working days a year.") var defaultAllowance: Int?
         @Option(help: "Time zone for \"today\", e.g. Europe/Madrid.") var timeZone: String?
+        @Option(help: "Unused days that carry into the next year, at most (0.5 steps; 0: none).") var carryOverCap: String?
+        @Option(help: "The day carried days expire after, as MM-DD, e.g. 03-31.") var carryOverExpiry: String?
 
         func run() async throws {
             try await running {
@@ -134,13 +140,21 @@ struct CompanyCommand: AsyncParsableCommand {
                 }
                 patch.defaultAllowance = defaultAllowance
                 patch.timeZone = timeZone
+                if let carryOverCap {
+                    guard let cap = HalfDays(days: carryOverCap), cap >= .zero else {
+                        throw SGError.invalid(field: "--carry-over-cap", message: "'\(carryOverCap)' is not a number of days in steps of 0.5")
+                    }
+                    patch.carryOverCap = cap
+                }
+                patch.carryOverExpiry = carryOverExpiry
                 guard patch != CompanyPatch() else {
                     throw SGError.invalid(field: "options", message: "nothing to change: give at least one option (see --help)")
                 }
                 let services = try global.services()
                 let company = try await services.company.updateCompany(patch, by: try await global.actor(services))
                 printOut("Company updated: \(company.settings.name), working week \(company.settings.workingWeek), "
-                    + "default allowance \(company.settings.defaultAllowance), time zone \(company.settings.timeZoneIdentifier).\n")
+                    + "default allowance \(company.settings.defaultAllowance), time zone \(company.settings.timeZoneIdentifier), "
+                    + "carry-over up to \(company.settings.carryOver.cap) days until \(company.settings.carryOver.expiryCode).\n")
             }
         }
     }

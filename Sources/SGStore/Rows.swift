@@ -17,15 +17,21 @@ enum Rows {
     }
 
     private static func readCompany(_ connection: SQLConnection) throws -> CompanySettings {
-        try connection.with("SELECT name, working_days, default_allowance, timezone FROM company WHERE id = 1") { statement in
+        try connection.with(
+            "SELECT name, working_days, default_allowance, timezone, carry_over_cap_halves, carry_over_expiry FROM company WHERE id = 1"
+        ) { statement in
             guard try statement.step() else {
                 throw SGError.conflict("The company row is missing: the database was not created by `sgadmin migrate`.")
             }
+            let expiry = CarryOverPolicy.expiry(code: statement.text(5))
             return CompanySettings(
                 name: statement.text(0),
                 workingWeek: WorkingWeek(code: statement.text(1)) ?? .mondayToFriday,
                 defaultAllowance: statement.int(2),
-                timeZoneIdentifier: statement.text(3))
+                timeZoneIdentifier: statement.text(3),
+                carryOver: expiry.flatMap {
+                    CarryOverPolicy(cap: HalfDays(halves: statement.int(4)), expiryMonth: $0.month, expiryDay: $0.day)
+                } ?? .standard)
         }
     }
 
@@ -120,34 +126,6 @@ enum Rows {
             var result: [Int: HalfDays] = [:]
             while try statement.step() { result[statement.int(0)] = HalfDays(halves: statement.int(1)) }
             return result
-        }
-    }
-
-    // MARK: Balances
-
-    /// Half days held (pending and approved) by employee-year and status, of the types that draw on the
-    /// allowance: for one employee (`employee_id = ?1`) or every employee, in the year `?` binds. The one place
-    /// that says which requests hold days of the allowance.
-    static func heldDaysSQL(oneEmployee: Bool) -> String {
-        """
-        SELECT d.employee_id, r.status = 'approved', SUM(d.halves)
-        FROM holiday_request_days d
-        JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
-        JOIN holiday_requests r ON r.id = d.request_id
-        WHERE \(oneEmployee ? "d.employee_id = ? AND " : "")d.year = ? AND r.status IN ('pending', 'approved')
-        GROUP BY d.employee_id, r.status
-        """
-    }
-
-    static func heldDays(_ connection: SQLConnection, employeeID: Int64, year: Int) throws -> HeldDays {
-        try connection.with(heldDaysSQL(oneEmployee: true)) { statement in
-            statement.bind(1, employeeID)
-            statement.bind(2, year)
-            var held = HeldDays()
-            while try statement.step() {
-                if statement.bool(1) { held.approved = HalfDays(halves: statement.int(2)) } else { held.pending = HalfDays(halves: statement.int(2)) }
-            }
-            return held
         }
     }
 }

@@ -41,6 +41,8 @@ import SGTestSupport
         Row(.get, "/v1/employees/{alice}/balance",                                  401, 200, 403, 200, 401),
         Row(.post, "/v1/employees/{alice}/allowances/2026/adjustments", body: Body.adjustment, 401, 403, 403, 201, 401),
         Row(.get, "/v1/employees/{alice}/allowances/2026/changes",                  401, 200, 403, 200, 401),
+        Row(.get, "/v1/employees/{alice}/working-weeks",                            401, 200, 403, 200, 401),
+        Row(.put, "/v1/employees/{alice}/working-weeks/2027-01-04", body: Body.workingWeek, 401, 403, 403, 200, 401),
         Row(.get, "/v1/public-holidays",                                            401, 200, 200, 200, 401),
         Row(.patch, "/v1/me", body: Body.profile,                                   401, 200, 200, 200, 401),
         Row(.put, "/v1/me/photo", body: Body.photo,                                 401, 200, 200, 200, 401),
@@ -90,6 +92,7 @@ import SGTestSupport
         static let reason = #"{"reason":"Audit week"}"#
         static let days = #"{"days":30}"#
         static let adjustment = #"{"days":1.5,"reason":"Matrix"}"#
+        static let workingWeek = #"{"workingWeek":[1,2,3,4]}"#
         static let profile = #"{"position":"Tester","phone":"+34 600 000 000"}"#
         static let photo = "<png>"
         static let settings = #"{"notifications":true}"#
@@ -123,6 +126,7 @@ import SGTestSupport
                 if segment == "{device}" { return "{token}" }
                 if segment.hasPrefix("{") { return "{id}" }
                 if segment.allSatisfy(\.isNumber) { return "{year}" }
+                if CalendarDate(iso: String(segment)) != nil { return "{startsOn}" }
                 return String(segment)
             }
             return "\(method.rawValue) /" + segments.joined(separator: "/")

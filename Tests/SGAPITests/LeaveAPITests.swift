@@ -109,6 +109,60 @@ import SGTestSupport
         }
     }
 
+    @Test func carryOverIsACompanySettingAndShowsInTheBalance() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let admin = try await client.login("admin")
+            let company = try await client.call(.get, "/v1/company", token: alice)
+            #expect(company.json["carryOverCap"] as? Int == 5 && company.json["carryOverExpiry"] as? String == "03-31")
+            // 2026 leaves all 23 days: 5 carry into 2027, due to expire on 31 March.
+            let next = try await client.call(.get, "/v1/me/holidays?year=2027", token: alice)
+            let balance = try #require(next.json["balance"] as? [String: Any])
+            #expect(balance["carriedOver"] as? Int == 5 && balance["expired"] as? Int == 5 && balance["remaining"] as? Int == 23)
+            #expect(balance["carryOverExpiresOn"] as? String == "2027-03-31")
+            let base = #""name":"SGEmployee","workingWeek":[1,2,3,4,5],"defaultAllowance":23"#
+            let changed = try await client.call(
+                .put, "/v1/company", token: admin, json: #"{"# + base + #","carryOverCap":2.5,"carryOverExpiry":"04-30"}"#)
+            #expect(changed.status == .ok && changed.json["carryOverCap"] as? Double == 2.5 && changed.json["carryOverExpiry"] as? String == "04-30")
+            let after = try await client.call(.get, "/v1/me/holidays?year=2027", token: alice)
+            #expect((after.json["balance"] as? [String: Any])?["carriedOver"] as? Double == 2.5)
+            // Kept when absent; refused when not a day of every year or not in half days.
+            #expect(try await client.call(.put, "/v1/company", token: admin, json: "{\(base)}").json["carryOverExpiry"] as? String == "04-30")
+            for bad in [#""carryOverExpiry":"02-29""#, #""carryOverExpiry":"4-30""#, #""carryOverCap":0.3"#, #""carryOverCap":-1"#,
+                        #""carryOverCap":null"#, #""carryOverExpiry":null"#] {
+                let reply = try await client.call(.put, "/v1/company", token: admin, json: "{\(base),\(bad)}")
+                #expect(reply.status == .unprocessableContent && reply.isProblem, "\(bad): \(String(decoding: reply.body, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test func partTimeWeeksOverHTTP() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let admin = try await client.login("admin")
+            let id = h.fixture.alice.id
+            let set = try await client.call(.put, "/v1/employees/\(id)/working-weeks/2026-06-01", token: admin, json: #"{"workingWeek":[1,2,3,4]}"#)
+            #expect(set.status == .ok)
+            #expect(set.json["companyWorkingWeek"] as? [Int] == [1, 2, 3, 4, 5])
+            let changes = try #require(set.json["changes"] as? [[String: Any]])
+            #expect(changes.first?["startsOn"] as? String == "2026-06-01" && changes.first?["workingWeek"] as? [Int] == [1, 2, 3, 4])
+            let week = try await client.call(
+                .post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-06-15","endDate":"2026-06-19"}"#)
+            #expect(week.json["workingDays"] as? Int == 4)
+            let back = try await client.call(.put, "/v1/employees/\(id)/working-weeks/2026-09-01", token: admin, json: #"{"workingWeek":null}"#)
+            #expect((back.json["changes"] as? [[String: Any]])?.last?["workingWeek"] is NSNull)
+            #expect(try await client.call(.get, "/v1/employees/\(id)/working-weeks", token: alice).status == .ok)
+            for (path, body) in [("2026-06-01", #"{"workingWeek":[]}"#), ("2026-06-01", #"{"workingWeek":[1,1]}"#),
+                                 ("2026-06-01", #"{"workingWeek":[8]}"#), ("2026-06-01", #"{}"#), ("2026-02-30", #"{"workingWeek":[1]}"#),
+                                 ("2026-03-01", #"{"workingWeek":[1]}"#)] {
+                let reply = try await client.call(.put, "/v1/employees/\(id)/working-weeks/\(path)", token: admin, json: body)
+                #expect(reply.status == .unprocessableContent && reply.isProblem, "\(path) \(body): \(String(decoding: reply.body, as: UTF8.self))")
+            }
+        }
+    }
+
     @Test func badHalvesAndTypesAreRefusedAndNothingIsWritten() async throws {
         let h = try await APIHarness.make()
         try await h.run { client in

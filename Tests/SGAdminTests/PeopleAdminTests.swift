@@ -78,16 +78,17 @@ import SGTestSupport
             "--default-allowance", "25", "--time-zone", "Europe/Madrid",
         ])
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdout == "Company updated: Acme S.L., working week Mon,Tue,Wed,Thu, default allowance 25, time zone Europe/Madrid.\n")
+        #expect(set.stdout == "Company updated: Acme S.L., working week Mon,Tue,Wed,Thu, default allowance 25, time zone Europe/Madrid, "
+            + "carry-over up to 5 days until 03-31.\n")
         let show = try cli.run(["company", "show", "--format", "csv"])
         // A leading '+' gets a quote mark in CSV, as in every export, so a spreadsheet does not read a formula.
-        #expect(show.stdout == "name,address,phone,email,website,working_week,default_allowance,time_zone\r\n"
-                + "Acme S.L.,\"Calle Mayor 1, Madrid\",'+34 910 000 000,hello@acme.example,https://acme.example,1234,25,Europe/Madrid\r\n")
+        #expect(show.stdout == "name,address,phone,email,website,working_week,default_allowance,time_zone,carry_over_cap,carry_over_expiry\r\n"
+                + "Acme S.L.,\"Calle Mayor 1, Madrid\",'+34 910 000 000,hello@acme.example,https://acme.example,1234,25,Europe/Madrid,5,03-31\r\n")
 
         // One bad option: nothing changes, and the message names it.
         for (arguments, says) in [
             (["--name", "Other", "--website", "acme"], "website"),
-            (["--name", "Other", "--default-allowance", "0"], "already hold more than 0 days"),
+            (["--name", "Other", "--default-allowance", "0"], "would be left with fewer days than they hold"),
             (["--name", "Other", "--working-week", "89"], "--working-week"),
             (["--name", "Other", "--time-zone", "Nowhere/Land"], "timeZone"),
             ([], "nothing to change"),

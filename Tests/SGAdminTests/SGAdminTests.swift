@@ -123,7 +123,7 @@ struct AdminCLI {
 
         #expect(try cli.run(["allowance", "set", "maria", "\(year)", "30"]).status == 0)
         let show = try cli.run(["allowance", "show", "maria", "--year", "\(year)", "--format", "csv"])
-        #expect(show.stdout.contains("maria,\(year),30,0,0,0,30"))
+        #expect(show.stdout.contains("maria,\(year),30,0,0,,0,0,0,30"))
         #expect(try cli.run(["allowance", "set", "maria", "\(year)", "400"]).status == 1)
         #expect(try cli.run(["allowance", "set", "ghost", "\(year)", "10"]).status == 1)
         #expect(try cli.run(["allowance", "default", "25"]).status == 0)
@@ -174,7 +174,9 @@ struct AdminCLI {
         let balances = try cli.run(["export", "--year", "\(year)", "--balances", "--output", output])
         #expect(balances.status == 0 && balances.stdout.isEmpty)
         let file = try String(contentsOfFile: output, encoding: .utf8)
-        #expect(file.contains("bob,\"José Núñez, \"\"Pepe\"\"\",bob@example.com,yes,\(year),23,0,0,0,23"))
+        // Days carried into the year, if the test runs when `when` falls in the year after the fixture's first.
+        let bob = try await f.service.balance(employeeID: f.bob.id, year: year)
+        #expect(file.contains("bob,\"José Núñez, \"\"Pepe\"\"\",bob@example.com,yes,\(year),23,\(bob.carriedOver),\(bob.expired),0,0,0,23"))
         #expect(try cli.run(["export", "--year", "99999"]).status != 0)
         let unwritable = try cli.run(["export", "--year", "\(year)", "--output", "/nonexistent/dir/x.csv"])
         #expect(unwritable.status == 1)
@@ -240,6 +242,27 @@ struct AdminCLI {
         #expect(lines.count == 3 && lines[0] == "id,year,kind,days,reason,by,at")
         #expect(lines[1].hasPrefix("1,\(year),adjust,2.5,Overtime,operator (sgadmin),") && lines[2].hasPrefix("2,\(year),adjust,-1,Correction,"))
         #expect(try await f.service.balance(employeeID: f.alice.id, year: year).adjusted == HalfDays(halves: 3))
+
+        // Carry-over: the company's rule, and the next year's balance.
+        let set = try cli.run(["company", "set", "--carry-over-cap", "2.5", "--carry-over-expiry", "04-30"])
+        #expect(set.status == 0 && set.stdout.contains("carry-over up to 2.5 days until 04-30"), "\(set.stdout)\(set.stderr)")
+        let show = try cli.run(["allowance", "show", "alice", "--year", "\(year + 1)", "--format", "csv"])
+        #expect(show.stdout.contains("alice,\(year + 1),23,2.5,2.5,\(year + 1)-04-30,0,0,0,23"), "\(show.stdout)")
+        #expect(try cli.run(["company", "set", "--carry-over-expiry", "02-29"]).status == 1)
+        #expect(try cli.run(["company", "set", "--carry-over-cap", "x"]).status == 1)
+
+        // A part-time week from a day on, and back to the company's.
+        let from = f.weekday(30)
+        let partTime = try cli.run(["user", "working-week", "alice", "1234", "--from", "\(from)"])
+        #expect(partTime.status == 0 && partTime.stdout.contains("alice works Mon,Tue,Wed,Thu from \(from)."), "\(partTime.stderr)")
+        #expect(try cli.run(["user", "working-week", "alice", "company", "--from", "\(from.adding(days: 30)!)"]).status == 0)
+        for bad in [["user", "working-week", "alice", "1238", "--from", "\(from)"], ["user", "working-week", "alice", "1234", "--from", "2000-01-03"],
+                    ["user", "working-week", "alice", "1234", "--from", "tomorrow"]] {
+            let refused = try cli.run(bad)
+            #expect(refused.status != 0 && !refused.stderr.isEmpty, "\(bad)")
+        }
+        let weeks = try cli.run(["user", "working-weeks", "alice", "--format", "csv"]).stdout.components(separatedBy: "\r\n")
+        #expect(weeks.count == 4 && weeks[1].hasPrefix("\(from),1234,operator (sgadmin),") && weeks[2].contains(",company (12345),"))
     }
 
     @Test func refusesAMissingOrNewerDatabase() throws {

@@ -106,3 +106,74 @@ import SGCore
         #expect(periods.count > 50)
     }
 }
+
+/// The balance over the years, as a pure function of what is held.
+@Suite struct BalanceLedgerTests {
+    static let policy = CarryOverPolicy.standard
+
+    @Test func unusedDaysCarryUpToTheCapAndExpireUnusedByTheDay() {
+        let records: [Int: YearRecord] = [
+            // 2025: 20 of 23 days held: 3 carry.
+            2025: YearRecord(held: HeldDays(approved: .days(20))),
+            // 2026: 1 day held by 31 March (uses a carried day), 4 later: 2 carried days expire.
+            2026: YearRecord(held: HeldDays(approved: .days(3), pending: .days(2)), heldByExpiry: .days(1)),
+            // 2027: nothing held; 2026 left 23 + 3 - 2 - 5 = 19, of which 5 (the cap) carry.
+        ]
+        let balances = BalanceLedger.balances(years: 2025...2028, records: records, defaultAllowance: 23, policy: Self.policy)
+        #expect(balances.map(\.carriedOver) == [.zero, .days(3), .days(5), .days(5)])
+        #expect(balances.map(\.expired) == [.zero, .days(2), .days(5), .days(5)])
+        #expect(balances.map(\.remaining) == [.days(3), .days(19), .days(23), .days(23)])
+        #expect(balances[1].carryOverExpiresOn == CalendarDate(iso: "2026-03-31") && balances[0].carryOverExpiresOn == nil)
+    }
+
+    @Test func aNegativeOrEmptyYearCarriesNothingAndACapOfZeroTurnsItOff() {
+        let records: [Int: YearRecord] = [
+            2025: YearRecord(override: 2, held: HeldDays(approved: .days(5))),
+            2026: YearRecord(adjusted: HalfDays(halves: 3)),
+        ]
+        let balances = BalanceLedger.balances(years: 2025...2027, records: records, defaultAllowance: 10, policy: Self.policy)
+        #expect(balances[0].remaining == -.days(3) && balances[1].carriedOver == .zero)
+        #expect(balances[1].remaining == HalfDays(halves: 23) && balances[2].carriedOver == .days(5))
+        let none = CarryOverPolicy(cap: .zero, expiryMonth: 12, expiryDay: 31)!
+        #expect(BalanceLedger.balances(years: 2025...2027, records: records, defaultAllowance: 10, policy: none)
+            .allSatisfy { $0.carriedOver == .zero && $0.expired == .zero && $0.carryOverExpiresOn == nil })
+    }
+
+    @Test func theExpiryIsADayOfEveryYear() {
+        #expect(CarryOverPolicy.expiry(code: "03-31")! == (3, 31))
+        for bad in ["02-29", "3-31", "03/31", "13-01", "00-10", "04-31", "", "03-31-", "٠٣-٣١"] {
+            #expect(CarryOverPolicy.expiry(code: bad) == nil, "\(bad)")
+        }
+        #expect(CarryOverPolicy(cap: .days(367), expiryMonth: 3, expiryDay: 31) == nil)
+        #expect(CarryOverPolicy(cap: -.days(1), expiryMonth: 3, expiryDay: 31) == nil)
+        #expect(CarryOverPolicy(cap: .days(5), expiryMonth: 12, expiryDay: 31)!.expiryCode == "12-31")
+        #expect(CarryOverPolicy.standard.expiry(in: 2028) == CalendarDate(iso: "2028-03-31"))
+    }
+
+    /// Random years: every balance is the sum of its parts, what carries never exceeds the cap or what was left,
+    /// and what expires never exceeds what was carried.
+    @Test func theLedgerAddsUp() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var records: [Int: YearRecord] = [:]
+            for year in 2020...2026 where Bool.random(using: &random) {
+                let held = HalfDays(halves: Int.random(in: 0...60, using: &random))
+                records[year] = YearRecord(
+                    override: Bool.random(using: &random) ? Int.random(in: 0...30, using: &random) : nil,
+                    adjusted: HalfDays(halves: Int.random(in: -6...6, using: &random)), held: HeldDays(approved: held),
+                    heldByExpiry: HalfDays(halves: Int.random(in: 0...held.halves, using: &random)))
+            }
+            let cap = HalfDays(halves: Int.random(in: 0...20, using: &random))
+            let policy = CarryOverPolicy(cap: cap, expiryMonth: 3, expiryDay: 31)!
+            let balances = BalanceLedger.balances(years: 2020...2026, records: records, defaultAllowance: 23, policy: policy)
+            for (index, balance) in balances.enumerated() {
+                let record = records[balance.year] ?? YearRecord()
+                #expect(balance.remaining == balance.allowance + balance.carriedOver - balance.expired + record.adjusted - record.held.total)
+                #expect(balance.carriedOver <= cap && balance.expired <= balance.carriedOver && balance.expired >= .zero)
+                let before = index == 0 ? HalfDays.zero : max(.zero, balances[index - 1].remaining)
+                #expect(balance.carriedOver == min(cap, before))
+                #expect(balance.expired == max(.zero, balance.carriedOver - record.heldByExpiry))
+            }
+        }
+    }
+}

@@ -116,6 +116,10 @@ import SGTestSupport
         let f = try await Fixture.make()
         try await f.services.company.addPublicHoliday(PublicHoliday(date: Fixture.date("2027-01-01"), name: "New Year"), by: f.admin.actor)
         try await f.service.setAllowance(employeeID: f.alice.id, year: 2027, days: 4, by: f.admin.actor)
+        // Nothing carries from 2026 here (carry-over has tests of its own).
+        var patch = CompanyPatch()
+        patch.carryOverCap = .zero
+        _ = try await f.services.company.updateCompany(patch, by: f.admin.actor)
         // 28 Dec 2026 .. 8 Jan 2027 holds 4 days in 2026 and 5 in 2027: 2027 has only 4.
         await #expect(throws: SGError.balanceExceeded(year: 2027, requested: .days(5), remaining: .days(4), allowance: .days(4))) {
             _ = try await f.service.createRequest(for: f.alice.id, start: Fixture.date("2026-12-28"), end: Fixture.date("2027-01-08"), comment: "", actor: f.alice.actor)

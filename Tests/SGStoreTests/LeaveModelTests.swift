@@ -200,6 +200,101 @@ import SGTestSupport
         #expect(try await f.count("allowance_changes") == 3)
     }
 
+    /// The fixture's employees start in 2026 (today is 2 March 2026); 2027 is the first year something carries into.
+    @Test func unusedDaysCarryIntoTheNextYearUntilTheyExpire() async throws {
+        let f = try await Fixture.make()
+        func request(_ start: String, _ end: String) async throws -> HolidayRequest {
+            try await f.service.createRequest(
+                for: f.alice.id, start: Fixture.date(start), end: Fixture.date(end), comment: "", actor: f.alice.actor)
+        }
+        // 2026: 20 of 23 days (Mon 4 May to Fri 29 May, Mon 1 June to Fri 5 June... four whole weeks).
+        let may = try await request("2026-05-04", "2026-05-29")
+        #expect(may.duration == .days(20))
+        var in2027 = try await f.service.balance(employeeID: f.alice.id, year: 2027)
+        #expect(in2027.carriedOver == .days(3) && in2027.expired == .days(3) && in2027.remaining == .days(23))
+        #expect(in2027.carryOverExpiresOn == Fixture.date("2027-03-31"))
+        // Carried days are used first, up to 31 March: 2 days in February use 2 of them, 1 is left to expire.
+        let february = try await request("2027-02-01", "2027-02-02")
+        in2027 = try await f.service.balance(employeeID: f.alice.id, year: 2027)
+        #expect(in2027.expired == .days(1) && in2027.pending == .days(2) && in2027.remaining == .days(23))
+        // A request across the expiry counts its days up to 31 March (Tue 30, Wed 31: 2 of its 4).
+        let spring = try await request("2027-03-30", "2027-04-02")
+        in2027 = try await f.service.balance(employeeID: f.alice.id, year: 2027)
+        #expect(spring.duration == .days(4) && in2027.expired == .zero && in2027.remaining == .days(20))
+        // Days taken in 2026 leave fewer to carry: with 2027's allowance at 5, 2026 can take only what 2027 does
+        // not need of its carried days.
+        try await f.service.setAllowance(employeeID: f.alice.id, year: 2027, days: 5, by: f.admin.actor)
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2027).remaining == .days(2))
+        _ = try await request("2026-06-01", "2026-06-02")
+        await #expect(throws: SGError.self) { try await request("2026-06-03", "2026-06-03") }
+        let after = try await f.service.balance(employeeID: f.alice.id, year: 2027)
+        #expect(after.carriedOver == .days(1) && after.remaining == .zero)
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).remaining == .days(1))
+        // The same holds for the company's rules: a smaller cap would overdraw 2027, so it is refused, whole.
+        var patch = CompanyPatch()
+        patch.carryOverCap = .zero
+        await #expect(throws: SGError.self) { try await f.services.company.updateCompany(patch, by: f.admin.actor) }
+        #expect(try await f.services.company.company().settings.carryOver == .standard)
+        // Cancelling frees the days again, and then the company can turn carry-over off.
+        try await f.service.perform(.cancel, on: february.id, by: f.alice.actor)
+        try await f.service.perform(.cancel, on: spring.id, by: f.alice.actor)
+        patch.carryOverExpiry = "04-30"
+        let company = try await f.services.company.updateCompany(patch, by: f.admin.actor)
+        #expect(company.settings.carryOver == CarryOverPolicy(cap: .zero, expiryMonth: 4, expiryDay: 30))
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2027).carriedOver == .zero)
+        for (cap, expiry) in [(HalfDays?.none, "02-29"), (nil, "4-30"), (-HalfDays.days(1), nil), (.days(367), nil)] {
+            var bad = CompanyPatch()
+            bad.carryOverCap = cap
+            bad.carryOverExpiry = expiry
+            await #expect(throws: SGError.self) { try await f.services.company.updateCompany(bad, by: f.admin.actor) }
+        }
+    }
+
+    @Test func aPartTimeWeekCountsOnlyItsDaysFromTheDayItStarts() async throws {
+        let f = try await Fixture.make()
+        // Made before the change: Mon 8 to Fri 12 June, 5 days, and it keeps them.
+        let before = try await f.service.createRequest(
+            for: f.alice.id, start: Fixture.date("2026-06-08"), end: Fixture.date("2026-06-12"), comment: "", actor: f.alice.actor)
+        let weeks = try await f.service.setWorkingWeek(
+            employeeID: f.alice.id, from: Fixture.date("2026-06-01"), week: WorkingWeek(code: "1234"), by: f.admin.actor)
+        #expect(weeks.map(\.startsOn) == [Fixture.date("2026-06-01")] && weeks[0].setBy == "admin")
+        #expect(try await f.service.requestDetail(id: before.id, by: f.admin.actor).request.duration == .days(5))
+        // Mon 15 to Fri 19 June: Friday is not alice's working day any more; bob still works it.
+        let after = try await f.service.createRequest(
+            for: f.alice.id, start: Fixture.date("2026-06-15"), end: Fixture.date("2026-06-19"), comment: "", actor: f.alice.actor)
+        #expect(after.duration == .days(4))
+        let bobs = try await f.service.createRequest(
+            for: f.bob.id, start: Fixture.date("2026-06-15"), end: Fixture.date("2026-06-19"), comment: "", actor: f.bob.actor)
+        #expect(bobs.duration == .days(5))
+        await #expect(throws: SGError.self) {
+            try await f.service.createRequest(
+                for: f.alice.id, start: Fixture.date("2026-06-26"), end: Fixture.date("2026-06-26"), comment: "", actor: f.alice.actor)
+        }
+        // Back to the company's week from September: a request across the change counts each part by its week.
+        _ = try await f.service.setWorkingWeek(employeeID: f.alice.id, from: Fixture.date("2026-09-01"), week: nil, by: f.admin.actor)
+        let across = try await f.service.createRequest(
+            for: f.alice.id, start: Fixture.date("2026-08-24"), end: Fixture.date("2026-09-04"), comment: "", actor: f.alice.actor)
+        // 24-27 Aug and Mon 31 Aug (Mon-Thu; Fri 28 off), then Tue 1 to Fri 4 Sep on the company's week: 5 + 4.
+        #expect(across.duration == .days(9))
+        // The employee and admins read the history; nobody else; only admins change it, from today on.
+        let read = try await f.service.workingWeeks(employeeID: f.alice.id, by: f.alice.actor)
+        #expect(read.company == .mondayToFriday && read.changes.map(\.week) == [WorkingWeek(code: "1234"), nil])
+        await #expect(throws: SGError.self) { try await f.service.workingWeeks(employeeID: f.alice.id, by: f.bob.actor) }
+        await #expect(throws: SGError.self) {
+            try await f.service.setWorkingWeek(employeeID: f.alice.id, from: f.day(-1), week: .mondayToFriday, by: f.admin.actor)
+        }
+        await #expect(throws: SGError.self) {
+            try await f.service.setWorkingWeek(employeeID: f.alice.id, from: f.day(3), week: .mondayToFriday, by: f.alice.actor)
+        }
+        await #expect(throws: SGError.self) {
+            try await f.service.setWorkingWeek(employeeID: 999, from: f.day(3), week: .mondayToFriday, by: f.admin.actor)
+        }
+        // Setting the same day again replaces that entry.
+        let replaced = try await f.service.setWorkingWeek(
+            employeeID: f.alice.id, from: Fixture.date("2026-09-01"), week: WorkingWeek(code: "135"), by: f.admin.actor)
+        #expect(replaced.count == 2 && replaced[1].week == WorkingWeek(code: "135"))
+    }
+
     @Test func aNewDefaultAllowanceCountsTheAdjustments() async throws {
         let f = try await Fixture.make()
         _ = try await f.service.adjustAllowance(employeeID: f.alice.id, year: 2026, days: .days(3), reason: "Bonus", by: f.admin.actor)
@@ -329,7 +424,11 @@ import SGTestSupport
         #expect(winter.request.status == .approved && winter.events.count == 2)
         #expect(try await services.holidays.requestDetail(id: 2, by: admin).request.duration == .days(2))
         let balance = try await services.holidays.balance(employeeID: 1, year: 2026)
-        #expect(balance == Balance(year: 2026, allowance: .days(23), approved: .days(4), pending: .days(2)))
+        // alice's record starts in 2025: 5 of its unused days carry into 2026, where 2 are used by 31 March (the
+        // pending 9-10 March) and 3 expire.
+        #expect(balance == Balance(
+            year: 2026, allowance: .days(23), carriedOver: .days(5), expired: .days(3), carryOverExpiresOn: Fixture.date("2026-03-31"),
+            approved: .days(4), pending: .days(2)))
         #expect(try await services.holidays.balance(employeeID: 1, year: 2027).approved == .days(5))
         // The history is still append-only, and the per-year days fixed.
         await #expect(throws: (any Error).self) {

@@ -14,6 +14,10 @@ extension DTO {
         let defaultAllowance: Int
         /// The zone in which "today" is taken for every date rule.
         let timeZone: String
+        /// At most this many unused days of a year carry into the next (0: none).
+        let carryOverCap: Double
+        /// The day ("MM-DD") of the next year after which carried days expire.
+        let carryOverExpiry: String
 
         init(_ company: Company) {
             name = company.settings.name
@@ -24,6 +28,8 @@ extension DTO {
             workingWeek = company.settings.workingWeek.weekdays.sorted()
             defaultAllowance = company.settings.defaultAllowance
             timeZone = company.settings.timeZoneIdentifier
+            carryOverCap = company.settings.carryOver.cap.days
+            carryOverExpiry = company.settings.carryOver.expiryCode
         }
     }
 

@@ -151,6 +151,9 @@ extension Balance: JSONBody {
             json.key("adjusted"); json.value(adjusted)
             json.key("allowance"); json.value(allowance)
             json.key("approved"); json.value(approved)
+            json.key("carriedOver"); json.value(carriedOver)
+            json.key("carryOverExpiresOn"); json.value(carryOverExpiresOn?.description)
+            json.key("expired"); json.value(expired)
             json.key("pending"); json.value(pending)
             json.key("remaining"); json.value(remaining)
             json.key("year"); json.value(year)
@@ -198,6 +201,30 @@ extension DTO {
                     json.key("reason"); json.value(change.reason)
                     json.key("year"); json.value(change.year)
                 }
+            }
+        }
+    }
+}
+
+extension DTO {
+    /// The company's week and the employee's own, each from the day it starts.
+    struct WorkingWeeksBody: Encodable {
+        struct Change: Encodable {
+            let startsOn: String
+            /// ISO weekdays; null: the company's week again.
+            @Nullable var workingWeek: [Int]?
+            let setBy: String
+            let setAt: String
+        }
+
+        let companyWorkingWeek: [Int]
+        let changes: [Change]
+
+        init(company: WorkingWeek, changes: [WorkingWeekChange]) {
+            companyWorkingWeek = company.weekdays.sorted()
+            self.changes = changes.map {
+                Change(startsOn: $0.startsOn.description, workingWeek: $0.week.map { $0.weekdays.sorted() }, setBy: $0.setBy,
+                       setAt: Timestamp.format($0.setAt))
             }
         }
     }

@@ -7,14 +7,16 @@ struct CompanyController {
     let services: Services
 
     /// PUT /v1/company replaces the company: `name`, `workingWeek` and `defaultAllowance` are required; an
-    /// absent or null address, phone, email or website is cleared; `timeZone` is kept when absent.
+    /// absent or null address, phone, email or website is cleared; `timeZone`, `carryOverCap` and `carryOverExpiry`
+    /// are kept when absent.
     struct PutBody: Decodable {
         var patch = CompanyPatch()
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
             try container.onlyKeys(
-                ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone"],
+                ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone", "carryOverCap",
+                 "carryOverExpiry"],
                 what: "a company field")
             patch.name = try container.decode(String.self, forKey: AnyKey("name"))
             for (name, keyPath) in [
@@ -29,6 +31,13 @@ struct CompanyController {
             patch.defaultAllowance = try JSON.wholeDays(
                 try container.decode(Double.self, forKey: AnyKey("defaultAllowance")), field: "defaultAllowance")
             patch.timeZone = try container.decodeIfPresent(String.self, forKey: AnyKey("timeZone"))
+            if let cap = try container.optional(Double.self, "carryOverCap") {
+                guard let days = HalfDays(days: cap, limit: 366) else {
+                    throw SGError.invalid(field: "carryOverCap", message: "must be between 0 and 366 days, in steps of 0.5")
+                }
+                patch.carryOverCap = days
+            }
+            patch.carryOverExpiry = try container.optional(String.self, "carryOverExpiry")
         }
     }
 

@@ -29,6 +29,19 @@ struct EmployeesController {
         }
     }
 
+    /// `{workingWeek}`: ISO weekdays, or null for the company's week.
+    struct WorkingWeekBody: Decodable {
+        let week: WorkingWeek?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            try container.onlyKeys(["workingWeek"], what: "a working week field")
+            let key = AnyKey("workingWeek")
+            guard container.contains(key) else { throw SGError.invalid(field: "workingWeek", message: "is required (null: the company's)") }
+            week = try container.decodeNil(forKey: key) ? nil : try CompanyRules.workingWeek(try container.decode([Int].self, forKey: key))
+        }
+    }
+
     /// The `{year}` of an allowance path: a year, or a 422.
     static func year(_ context: AppRequestContext) throws -> Int {
         guard let year = context.parameters.get("year").flatMap({ Int($0) }), HolidayService.supportedYears.contains(year) else {
@@ -127,6 +140,26 @@ struct EmployeesController {
             let (change, balance) = try await services.holidays.adjustAllowance(
                 employeeID: id, year: year, days: body.days, reason: body.reason, by: admin.actor)
             return JSON.response(written: DTO.Adjustment(change: change, balance: balance), status: .created)
+        }
+
+        /// The employee's working weeks: the company's, and their own from each day on (the employee or an admin).
+        group.get("/employees/:id/working-weeks") { _, context in
+            let viewer = try context.requireEmployee()
+            let id = try context.parameters.id("id", what: "Employee")
+            let weeks = try await services.holidays.workingWeeks(employeeID: id, by: viewer.actor)
+            return try JSON.response(DTO.WorkingWeeksBody(company: weeks.company, changes: weeks.changes))
+        }
+
+        /// Admin: the employee's own working week from a day (today or later) on; `workingWeek: null` goes back to
+        /// the company's.
+        group.put("/employees/:id/working-weeks/:startsOn") { request, context in
+            let admin = try context.requireAdmin()
+            let id = try context.parameters.id("id", what: "Employee")
+            let startsOn = try CalendarDate.parse(context.parameters.get("startsOn") ?? "", field: "startsOn")
+            let body = try await JSON.decode(WorkingWeekBody.self, from: request, context: context)
+            let changes = try await services.holidays.setWorkingWeek(employeeID: id, from: startsOn, week: body.week, by: admin.actor)
+            let weeks = try await services.holidays.workingWeeks(employeeID: id, by: admin.actor)
+            return try JSON.response(DTO.WorkingWeeksBody(company: weeks.company, changes: changes))
         }
 
         /// The allowance history of one employee-year: the employee themself or an admin.

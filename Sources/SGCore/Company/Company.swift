@@ -36,6 +36,9 @@ public struct CompanyPatch: Sendable, Equatable {
     public var workingWeek: WorkingWeek?
     public var defaultAllowance: Int?
     public var timeZone: String?
+    public var carryOverCap: HalfDays?
+    /// "MM-DD".
+    public var carryOverExpiry: String?
 
     public init() {}
 }
@@ -64,6 +67,22 @@ public enum CompanyRules {
             }
             result.settings.defaultAllowance = days
         }
+        if patch.carryOverCap != nil || patch.carryOverExpiry != nil {
+            var expiry = (month: result.settings.carryOver.expiryMonth, day: result.settings.carryOver.expiryDay)
+            if let code = patch.carryOverExpiry {
+                guard let parsed = CarryOverPolicy.expiry(code: code) else {
+                    throw SGError.invalid(
+                        field: "carryOverExpiry", message: "'\(code)' is not a day of the year as MM-DD, such as 03-31 (29 February is not every year's)")
+                }
+                expiry = parsed
+            }
+            guard let policy = CarryOverPolicy(
+                cap: patch.carryOverCap ?? result.settings.carryOver.cap, expiryMonth: expiry.month, expiryDay: expiry.day)
+            else {
+                throw SGError.invalid(field: "carryOverCap", message: "must be between 0 and 366 days, in steps of 0.5")
+            }
+            result.settings.carryOver = policy
+        }
         if let zone = patch.timeZone {
             guard TimeZone(identifier: zone) != nil else {
                 throw SGError.invalid(field: "timeZone", message: "'\(zone)' is not a time zone name such as Europe/Madrid or UTC")
@@ -91,21 +110,26 @@ public enum CompanyRules {
     }
 }
 
-/// What the rules read of the company: its working week, default allowance and time zone.
+/// What the rules read of the company: its working week, default allowance, carry-over and time zone.
 public struct CompanySettings: Sendable, Equatable {
     public var name: String
     public var workingWeek: WorkingWeek
     public var defaultAllowance: Int
+    public var carryOver: CarryOverPolicy
     public var timeZoneIdentifier: String {
         didSet { timeZone = TimeZone(identifier: timeZoneIdentifier) ?? .gmt }
     }
     /// The zone of `timeZoneIdentifier` (UTC if the identifier is unknown), made once rather than at each "today".
     public private(set) var timeZone: TimeZone
 
-    public init(name: String, workingWeek: WorkingWeek, defaultAllowance: Int, timeZoneIdentifier: String) {
+    public init(
+        name: String, workingWeek: WorkingWeek, defaultAllowance: Int, timeZoneIdentifier: String,
+        carryOver: CarryOverPolicy = .standard
+    ) {
         self.name = name
         self.workingWeek = workingWeek
         self.defaultAllowance = defaultAllowance
+        self.carryOver = carryOver
         self.timeZoneIdentifier = timeZoneIdentifier
         self.timeZone = TimeZone(identifier: timeZoneIdentifier) ?? .gmt
     }

@@ -39,10 +39,11 @@ public struct CompanyService: Sendable {
         return try await store.write { tx in
             let current = Company(settings: try tx.company(), contact: try tx.companyContact())
             let updated = try CompanyRules.apply(patch, to: current)
-            if updated.settings.defaultAllowance != current.settings.defaultAllowance {
-                try Self.checkDefaultAllowance(tx, updated.settings.defaultAllowance)
-            }
             try tx.saveCompany(updated)
+            let old = current.settings, new = updated.settings
+            if new.defaultAllowance < old.defaultAllowance || new.carryOver != old.carryOver {
+                try Self.checkBalances(tx, new)
+            }
             return updated
         }
     }
@@ -58,13 +59,22 @@ public struct CompanyService: Sendable {
         try await updateCompany(patch, by: actor)
     }
 
-    /// A new default may not drop below what any employee already holds in a year without an override.
-    static func checkDefaultAllowance(_ tx: any HolidayTransaction, _ days: Int) throws {
-        let over = try tx.yearsHoldingMoreThan(defaultAllowance: days)
+    /// A lower default allowance or another carry-over rule (already saved in `tx`) may not leave any employee's
+    /// balance below zero in any year.
+    static func checkBalances(_ tx: any HolidayTransaction, _ settings: CompanySettings) throws {
+        var over: [Balance] = []
+        var employees: [Int64] = []
+        for employeeID in try tx.employeesHoldingDays() {
+            if let overdrawn = try HolidayService.firstOverdrawn(tx, employeeID: employeeID, company: settings, from: nil) {
+                over.append(overdrawn)
+                employees.append(employeeID)
+            }
+        }
         if !over.isEmpty {
-            let list = over.prefix(5).map { "employee \($0.employeeID) holds \($0.held) in \($0.year)" }.joined(separator: "; ")
+            let list = zip(employees, over).prefix(5).map { "employee \($0) would have \($1.remaining) in \($1.year)" }
+                .joined(separator: "; ")
             throw SGError.conflict(
-                "\(over.count) employee-year\(over.count == 1 ? "" : "s") already hold more than \(days) days (\(list)). "
+                "\(over.count) employee\(over.count == 1 ? "" : "s") would be left with fewer days than they hold (\(list)). "
                     + "Set their allowance explicitly or cancel requests first.")
         }
     }

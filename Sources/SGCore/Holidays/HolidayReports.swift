@@ -161,13 +161,8 @@ extension HolidayService {
         try Self.checkYear(year)
         return try await store.read { tx -> [(Employee, Balance)] in
             let company = try tx.company()
-            let held = try tx.heldDays(year: year)
-            let overrides = try tx.allowanceOverrides(year: year)
-            let adjusted = try tx.adjustedDays(year: year)
             return try tx.employees().map { employee in
-                (employee, Self.balance(
-                    year: year, override: overrides[employee.id], adjusted: adjusted[employee.id] ?? .zero,
-                    held: held[employee.id] ?? HeldDays(), company: company))
+                (employee, try Self.balance(tx, employeeID: employee.id, year: year, company: company))
             }
         }
     }

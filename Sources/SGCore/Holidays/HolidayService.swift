@@ -58,45 +58,55 @@ public struct HolidayService: Sendable {
             guard start >= today else {
                 throw SGError.invalid(field: "startDate", message: "\(start) is in the past (today is \(today))")
             }
-            let counter = WorkingDayCounter(
-                week: company.workingWeek, publicHolidays: try tx.publicHolidays(from: start, to: end))
+            let schedule = WorkingSchedule(company: company.workingWeek, changes: try tx.workingWeekChanges(employeeID: employeeID))
+            let counter = WorkingDayCounter(schedule: schedule, publicHolidays: try tx.publicHolidays(from: start, to: end))
             let daysByYear = counter.halvesByYear(in: period)
             guard !daysByYear.isEmpty else {
                 throw SGError.invalid(
                     field: "endDate",
-                    message: "\(period) holds no working day (working week \(company.workingWeek), public holidays excluded)")
+                    message: "\(period) holds no working day (working week \(schedule.description(from: start, to: end)), public holidays excluded)")
             }
             if let clash = try tx.overlappingRequests(employeeID: employeeID, from: start, to: end).first(where: { $0.period.overlaps(period) }) {
                 throw SGError.overlap(requestID: clash.id, start: clash.startDate, end: clash.endDate, status: clash.status)
             }
-            try Self.checkHeld(tx, type: type, employeeID: employeeID, adding: daysByYear, company: company)
+            try Self.checkCap(tx, type: type, employeeID: employeeID, adding: daysByYear)
             let status: HolidayStatus = type.needsApproval ? .pending : .approved
             let request = try tx.insertRequest(
                 employeeID: employeeID, type: type, period: period, daysByYear: daysByYear, status: status,
                 comment: comment, at: now)
+            // Checked with the request written (the transaction undoes it if this throws): days taken in one year
+            // leave fewer to carry into the next, which must still cover what is held there.
+            if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: employeeID, company: company, holding: daysByYear) }
             try tx.appendEvent(requestID: request.id, from: nil, to: status, actor: actor, at: now, note: comment)
             try Self.notify(tx, request: request, owner: employee, from: nil, actor: actor, note: comment, at: now)
             return request
         }
     }
 
-    /// Refuses days that do not fit: the balance in each year for a type drawing on the allowance, and the type's
-    /// yearly cap. `adding` is what a new request adds; for a request already held (a decision), pass `.zero`
-    /// days and `recheck`: what is held must still fit after the allowance or the cap was lowered.
-    static func checkHeld(
-        _ tx: any HolidayReading, type: LeaveType, employeeID: Int64, adding daysByYear: [Int: HalfDays],
-        company: CompanySettings, recheck: Bool = false
+    /// Refuses a request's days when a balance from its first year on is below zero with them held (they are
+    /// already written): in a year it draws on, as "balance exceeded" with what remained before it; in a later
+    /// year, whose carried-over days it took, as a conflict.
+    static func checkBalances(
+        _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, holding daysByYear: [Int: HalfDays]
+    ) throws {
+        guard let first = daysByYear.keys.min(),
+              let overdrawn = try firstOverdrawn(tx, employeeID: employeeID, company: company, from: first)
+        else { return }
+        if let days = daysByYear[overdrawn.year] {
+            throw SGError.balanceExceeded(
+                year: overdrawn.year, requested: days, remaining: overdrawn.remaining + days,
+                allowance: overdrawn.allowance + overdrawn.carriedOver - overdrawn.expired + overdrawn.adjusted)
+        }
+        throw SGError.conflict(overdrawnMessage(overdrawn))
+    }
+
+    /// Refuses days beyond the type's yearly cap. `adding` is what a new request adds; for a request already held
+    /// (a decision), pass its days and `recheck`: what is held must still fit after the cap was lowered.
+    static func checkCap(
+        _ tx: any HolidayReading, type: LeaveType, employeeID: Int64, adding daysByYear: [Int: HalfDays], recheck: Bool = false
     ) throws {
         for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
             let added = recheck ? HalfDays.zero : days
-            if type.drawsOnAllowance {
-                let balance = try Self.balance(tx, employeeID: employeeID, year: year, company: company)
-                if added > balance.remaining {
-                    throw SGError.balanceExceeded(
-                        year: year, requested: days, remaining: recheck ? balance.remaining + days : balance.remaining,
-                        allowance: balance.allowance)
-                }
-            }
             if let cap = type.yearlyCap {
                 let held = try tx.heldDays(employeeID: employeeID, year: year, leaveTypeID: type.id) + added
                 if held > cap {
@@ -136,9 +146,9 @@ public struct HolidayService: Sendable {
             if action == .approve || action == .revert, let type = try tx.leaveType(id: request.leaveTypeID) {
                 // The allowance or the type's cap may have been lowered since the request was made: the days it
                 // holds must still fit.
-                try Self.checkHeld(
-                    tx, type: type, employeeID: request.employeeID, adding: try tx.daysByYear(requestID: id), company: company,
-                    recheck: true)
+                let days = try tx.daysByYear(requestID: id)
+                try Self.checkCap(tx, type: type, employeeID: request.employeeID, adding: days, recheck: true)
+                if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: request.employeeID, company: company, holding: days) }
             }
             request.status = action.to
             request.updatedAt = now
@@ -207,19 +217,19 @@ public struct HolidayService: Sendable {
             guard try tx.employee(id: employeeID) != nil else {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }
-            let held = try tx.heldDays(employeeID: employeeID, year: year)
-            let adjusted = try tx.adjustedDays(employeeID: employeeID, year: year)
-            guard HalfDays.days(days) + adjusted >= held.total else {
-                throw SGError.conflict(
-                    "\(held.approved) approved and \(held.pending) pending days are already held in \(year)"
-                        + (adjusted == .zero ? "" : " (adjustments: \(adjusted))")
-                        + "; the allowance cannot be lower than \(held.total - adjusted). Cancel or reject requests first.")
-            }
             try tx.setAllowance(employeeID: employeeID, year: year, days: days)
             _ = try tx.appendAllowanceChange(AllowanceChange(
                 id: 0, employeeID: employeeID, year: year, kind: .set, days: .days(days), reason: "", actor: actor.name,
                 actorEmployeeID: actor.employeeID, at: now))
-            return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
+            let company = try tx.company()
+            if let overdrawn = try Self.firstOverdrawn(tx, employeeID: employeeID, company: company, from: year) {
+                throw SGError.conflict(
+                    overdrawn.year == year
+                        ? "\(overdrawn.approved) approved and \(overdrawn.pending) pending days are already held in \(year); "
+                            + "an allowance of \(days) would leave \(overdrawn.remaining). Cancel or reject requests first."
+                        : Self.overdrawnMessage(overdrawn))
+            }
+            return try Self.balance(tx, employeeID: employeeID, year: year, company: company)
         }
     }
 
@@ -244,16 +254,51 @@ public struct HolidayService: Sendable {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }
             let company = try tx.company()
-            let before = try Self.balance(tx, employeeID: employeeID, year: year, company: company)
-            if before.remaining + days < .zero {
-                throw SGError.conflict(
-                    "Removing \((-days).inWords) from \(year) would leave \(before.remaining + days) days: "
-                        + "\(before.approved) approved and \(before.pending) pending days are held. Cancel or reject requests first.")
-            }
             let change = try tx.appendAllowanceChange(AllowanceChange(
                 id: 0, employeeID: employeeID, year: year, kind: .adjust, days: days, reason: reason, actor: actor.name,
                 actorEmployeeID: actor.employeeID, at: now))
+            if let overdrawn = try Self.firstOverdrawn(tx, employeeID: employeeID, company: company, from: year) {
+                throw SGError.conflict(
+                    overdrawn.year == year
+                        ? "Removing \((-days).inWords) from \(year) would leave \(overdrawn.remaining) days: \(overdrawn.approved) "
+                            + "approved and \(overdrawn.pending) pending days are held. Cancel or reject requests first."
+                        : Self.overdrawnMessage(overdrawn))
+            }
             return (change, try Self.balance(tx, employeeID: employeeID, year: year, company: company))
+        }
+    }
+
+    /// Sets an employee's own working week from `startsOn` (today or later) on; nil goes back to the company's.
+    /// Requests already made keep the days they were counted with. Returns the employee's working weeks.
+    public func setWorkingWeek(
+        employeeID: Int64, from startsOn: CalendarDate, week: WorkingWeek?, by actor: Actor
+    ) async throws -> [WorkingWeekChange] {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change an employee's working week.") }
+        let now = clock.now()
+        return try await store.write { tx in
+            guard try tx.employee(id: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            let today = Self.today(now, try tx.company())
+            guard startsOn >= today else {
+                throw SGError.invalid(
+                    field: "startsOn", message: "\(startsOn) is in the past (today is \(today)): a working week changes from today on")
+            }
+            try tx.saveWorkingWeek(WorkingWeekChange(employeeID: employeeID, startsOn: startsOn, week: week, setBy: actor.name, setAt: now))
+            return try tx.workingWeekChanges(employeeID: employeeID)
+        }
+    }
+
+    /// An employee's own working weeks, by the day each starts: theirs and the admins' to read.
+    public func workingWeeks(employeeID: Int64, by viewer: Actor) async throws -> (company: WorkingWeek, changes: [WorkingWeekChange]) {
+        guard HolidayRules.mayRead(holidaysOf: employeeID, by: viewer) else {
+            throw SGError.forbidden("Only an admin can read another employee's working week.")
+        }
+        return try await store.read { tx in
+            guard try tx.employee(id: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            return (try tx.company().workingWeek, try tx.workingWeekChanges(employeeID: employeeID))
         }
     }
 
@@ -310,17 +355,49 @@ public struct HolidayService: Sendable {
     }
 
     public static func balance(_ tx: any HolidayReading, employeeID: Int64, year: Int, company: CompanySettings) throws -> Balance {
-        balance(
-            year: year, override: try tx.allowanceOverride(employeeID: employeeID, year: year),
-            adjusted: try tx.adjustedDays(employeeID: employeeID, year: year),
-            held: try tx.heldDays(employeeID: employeeID, year: year), company: company)
+        try balances(tx, employeeID: employeeID, company: company, through: year).last!
     }
 
-    /// An employee-year's balance: its own allowance if one is set, else the company default, and its adjustments.
-    static func balance(year: Int, override: Int?, adjusted: HalfDays, held: HeldDays, company: CompanySettings) -> Balance {
-        Balance(
-            year: year, allowance: .days(override ?? company.defaultAllowance), adjusted: adjusted, approved: held.approved,
-            pending: held.pending)
+    /// The employee's balances from the year their record starts (or `year`, if earlier) through `year` (nil: the
+    /// first year) and, if asked, every later year with data, oldest first: each year's unused days carry into the
+    /// next (`BalanceLedger`).
+    static func balances(
+        _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, through year: Int?, includingLaterYears: Bool = false
+    ) throws -> [Balance] {
+        let policy = company.carryOver
+        let data = try tx.ledgerRecords(employeeID: employeeID, policy: policy)
+        var records = data.records
+        let schedule = data.acrossExpiry.isEmpty
+            ? WorkingSchedule(company: company.workingWeek)
+            : WorkingSchedule(company: company.workingWeek, changes: try tx.workingWeekChanges(employeeID: employeeID))
+        // Carried days are used first on days up to the expiry: a request across the expiry counts its part up to
+        // it, recounted on the calendar (never more than it holds in that year).
+        for (recordYear, request, halvesInYear) in data.acrossExpiry {
+            let expiry = policy.expiry(in: recordYear)
+            let from = max(request.startDate, CalendarDate.firstOfYear(recordYear)!)
+            let part = LeavePeriod(
+                unchecked: from, end: expiry, startHalf: from == request.startDate ? request.startHalf : .morning, endHalf: .afternoon)
+            let counter = WorkingDayCounter(schedule: schedule, publicHolidays: try tx.publicHolidays(from: from, to: expiry))
+            records[recordYear, default: YearRecord()].heldByExpiry += min(counter.halvesByYear(in: part)[recordYear] ?? .zero, halvesInYear)
+        }
+        let upTo = year ?? data.firstYear
+        let first = min(data.firstYear, upTo)
+        let last = includingLaterYears ? max(upTo, records.keys.max() ?? upTo) : upTo
+        return BalanceLedger.balances(
+            years: first...last, records: records, defaultAllowance: company.defaultAllowance, policy: policy)
+    }
+
+    /// The first balance from `year` on (nil: from the employee's first year, through the last year with data)
+    /// that is below zero, if any.
+    static func firstOverdrawn(_ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, from year: Int?) throws -> Balance? {
+        try balances(tx, employeeID: employeeID, company: company, through: year, includingLaterYears: true)
+            .first { $0.year >= (year ?? Int.min) && $0.remaining < .zero }
+    }
+
+    static func overdrawnMessage(_ balance: Balance) -> String {
+        "This would leave \(balance.year) with \(balance.remaining) days: fewer unused days would carry into it "
+            + "(\(balance.carriedOver) now) than its \(balance.approved) approved and \(balance.pending) pending days need. "
+            + "Cancel or reject requests of \(balance.year) first."
     }
 
     public static func today(_ now: Date, _ company: CompanySettings) -> CalendarDate {

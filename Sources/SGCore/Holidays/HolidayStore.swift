@@ -6,15 +6,14 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func employee(id: Int64) throws -> Employee?
     func employee(username: String) throws -> Employee?
     func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
-    /// The allowance set for this employee-year, or nil when the company default applies.
-    func allowanceOverride(employeeID: Int64, year: Int) throws -> Int?
-    /// The sum of the employee-year's adjustments.
-    func adjustedDays(employeeID: Int64, year: Int) throws -> HalfDays
+    /// The employee's own working weeks (part time), by the day each starts.
+    func workingWeekChanges(employeeID: Int64) throws -> [WorkingWeekChange]
+    /// What the balance over the years reads of one employee (`LedgerRecords`), with `policy`'s expiry date.
+    func ledgerRecords(employeeID: Int64, policy: CarryOverPolicy) throws -> LedgerRecords
+    /// Employees holding (pending or approved) days of a type drawing on the allowance, in any year.
+    func employeesHoldingDays() throws -> [Int64]
     /// The employee's allowance history (of one year, or all), oldest first.
     func allowanceChanges(employeeID: Int64, year: Int?) throws -> [AllowanceChange]
-    /// Half days held in `year` by the employee's requests of types that draw on the allowance, by status
-    /// (pending and approved only).
-    func heldDays(employeeID: Int64, year: Int) throws -> HeldDays
     /// Half days held (pending and approved) in `year` by the employee's requests of one type.
     func heldDays(employeeID: Int64, year: Int, leaveTypeID: Int64) throws -> HalfDays
     /// The employee's pending or approved requests that share at least one day with `start...end`.
@@ -23,9 +22,6 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest]
     func request(id: Int64) throws -> HolidayRequest?
     func daysByYear(requestID: Int64) throws -> [Int: HalfDays]
-    /// Employee-years without an override whose held days (of types drawing on the allowance) exceed `days` plus
-    /// their adjustments.
-    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: HalfDays)]
     func companyContact() throws -> CompanyContact
     /// The company's public holidays in `start...end`, by date.
     func publicHolidayList(from start: CalendarDate, to end: CalendarDate) throws -> [PublicHoliday]
@@ -42,12 +38,6 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func exportRows(year: Int, _ row: (ExportRow) throws -> Void) throws
     /// Every employee (inactive ones included), by surname, name and id.
     func employees() throws -> [Employee]
-    /// Half days held in `year` by status (types drawing on the allowance), for every employee who holds any.
-    func heldDays(year: Int) throws -> [Int64: HeldDays]
-    /// The allowances set for `year`, by employee.
-    func allowanceOverrides(year: Int) throws -> [Int64: Int]
-    /// The sums of `year`'s adjustments, by employee (those with any).
-    func adjustedDays(year: Int) throws -> [Int64: HalfDays]
 }
 
 /// The reads and writes of the holiday rules, inside one write transaction opened by `HolidayStore.write`.
@@ -63,6 +53,8 @@ public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReadi
     func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws
     func appendEvent(requestID: Int64, from: HolidayStatus?, to: HolidayStatus, actor: Actor, at: Date, note: String) throws
     func setAllowance(employeeID: Int64, year: Int, days: Int) throws
+    /// Records the employee's working week from `change.startsOn` on, replacing a change of that same day.
+    func saveWorkingWeek(_ change: WorkingWeekChange) throws
     /// Appends to the allowance history; returns the entry with its id.
     func appendAllowanceChange(_ change: AllowanceChange) throws -> AllowanceChange
     func setDefaultAllowance(_ days: Int) throws
@@ -71,6 +63,24 @@ public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReadi
     /// Writes every company field (settings and contact details).
     func saveCompany(_ company: Company) throws
     func insertPublicHoliday(_ holiday: PublicHoliday) throws
+}
+
+/// What the store reads for one employee's balances over the years.
+public struct LedgerRecords: Sendable {
+    /// The year the employee's record starts (their creation), or an earlier year with data.
+    public var firstYear: Int
+    /// Every year with an allowance set, an adjustment or held days. `heldByExpiry` counts only the requests that
+    /// end by the year's carry-over expiry.
+    public var records: [Int: YearRecord]
+    /// Held requests of types drawing on the allowance that run across a year's expiry date, with that year and
+    /// their half days in it: the rules count the part up to the expiry.
+    public var acrossExpiry: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)]
+
+    public init(firstYear: Int, records: [Int: YearRecord], acrossExpiry: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)]) {
+        self.firstYear = firstYear
+        self.records = records
+        self.acrossExpiry = acrossExpiry
+    }
 }
 
 /// The holiday rules' data.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The company's working days of the week, as ISO weekdays (1 = Monday ... 7 = Sunday).
 public struct WorkingWeek: Hashable, Sendable, CustomStringConvertible {
     public let weekdays: Set<Int>
@@ -33,20 +35,66 @@ public struct WorkingWeek: Hashable, Sendable, CustomStringConvertible {
     public func isWorkingDay(_ date: CalendarDate) -> Bool { weekdays.contains(date.isoWeekday) }
 }
 
-/// Counts the working days of a date range: days of the working week that are not public holidays,
-/// split by calendar year so that a request across 31 December draws on each year's allowance.
+/// One employee's own working week from a day on (part time); nil `week` goes back to the company's.
+public struct WorkingWeekChange: Sendable, Equatable {
+    public var employeeID: Int64
+    public var startsOn: CalendarDate
+    public var week: WorkingWeek?
+    public var setBy: String
+    public var setAt: Date
+
+    public init(employeeID: Int64, startsOn: CalendarDate, week: WorkingWeek?, setBy: String, setAt: Date) {
+        self.employeeID = employeeID
+        self.startsOn = startsOn
+        self.week = week
+        self.setBy = setBy
+        self.setAt = setAt
+    }
+}
+
+/// The working week on each day for one employee: the company's, but from each change on, the change's.
+public struct WorkingSchedule: Sendable, Equatable {
+    public let company: WorkingWeek
+    /// By `startsOn`, ascending.
+    public let changes: [WorkingWeekChange]
+
+    public init(company: WorkingWeek, changes: [WorkingWeekChange] = []) {
+        self.company = company
+        self.changes = changes.sorted { $0.startsOn < $1.startsOn }
+    }
+
+    public func week(on date: CalendarDate) -> WorkingWeek {
+        guard let change = changes.last(where: { $0.startsOn <= date }) else { return company }
+        return change.week ?? company
+    }
+
+    /// "Mon,Tue,Wed,Thu,Fri", or each week with the day it starts when it changes within `start...end`.
+    public func description(from start: CalendarDate, to end: CalendarDate) -> String {
+        let within = changes.filter { $0.startsOn > start && $0.startsOn <= end }
+        return ([week(on: start).description] + within.map { "\(($0.week ?? company).description) from \($0.startsOn)" })
+            .joined(separator: "; ")
+    }
+}
+
+/// Counts the working days of a date range: days of the employee's working week on each day that are not public
+/// holidays, split by calendar year so that a request across 31 December draws on each year's allowance.
 public struct WorkingDayCounter: Sendable {
-    public let week: WorkingWeek
+    public let schedule: WorkingSchedule
     public let publicHolidays: Set<CalendarDate>
 
-    public init(week: WorkingWeek, publicHolidays: Set<CalendarDate>) {
-        self.week = week
+    public init(schedule: WorkingSchedule, publicHolidays: Set<CalendarDate>) {
+        self.schedule = schedule
         self.publicHolidays = publicHolidays
     }
 
-    /// A day of the working week that is not a public holiday.
+    /// The company's week, for everyone alike.
+    public init(week: WorkingWeek, publicHolidays: Set<CalendarDate>) {
+        self.init(schedule: WorkingSchedule(company: week), publicHolidays: publicHolidays)
+    }
+
+    /// A day of the working week on that day that is not a public holiday.
     public func isWorkingDay(_ date: CalendarDate) -> Bool {
-        week.isWorkingDay(date) && !publicHolidays.contains(date)
+        schedule.week(on: date).isWorkingDay(date) && !publicHolidays.contains(date)
     }
 
     /// Working half days per year in `period` (both ends included, a half-day start or end counted as one

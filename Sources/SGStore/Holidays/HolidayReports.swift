@@ -123,40 +123,6 @@ extension SQLHolidayTransaction {
         try SQLAccounts(connection: connection).employees(includeInactive: true)
     }
 
-    func heldDays(year: Int) throws -> [Int64: HeldDays] {
-        try connection.with(Rows.heldDaysSQL(oneEmployee: false)) { statement in
-            statement.bind(1, year)
-            var held: [Int64: HeldDays] = [:]
-            while try statement.step() {
-                var days = held[statement.int64(0)] ?? HeldDays()
-                let halves = HalfDays(halves: statement.int(2))
-                if statement.bool(1) { days.approved = halves } else { days.pending = halves }
-                held[statement.int64(0)] = days
-            }
-            return held
-        }
-    }
-
-    func adjustedDays(year: Int) throws -> [Int64: HalfDays] {
-        try connection.with(
-            "SELECT employee_id, SUM(halves) FROM allowance_changes WHERE year = ? AND kind = 'adjust' GROUP BY employee_id"
-        ) { statement in
-            statement.bind(1, year)
-            var adjusted: [Int64: HalfDays] = [:]
-            while try statement.step() { adjusted[statement.int64(0)] = HalfDays(halves: statement.int(1)) }
-            return adjusted
-        }
-    }
-
-    func allowanceOverrides(year: Int) throws -> [Int64: Int] {
-        try connection.with("SELECT employee_id, days FROM allowances WHERE year = ?") { statement in
-            statement.bind(1, year)
-            var overrides: [Int64: Int] = [:]
-            while try statement.step() { overrides[statement.int64(0)] = statement.int(1) }
-            return overrides
-        }
-    }
-
     func publicHolidayList(from start: CalendarDate, to end: CalendarDate) throws -> [PublicHoliday] {
         try connection.with("SELECT date, name FROM public_holidays WHERE date BETWEEN ? AND ? ORDER BY date") { statement in
             statement.bind(1, start)

@@ -30,24 +30,6 @@ struct SQLHolidayTransaction: HolidayTransaction {
         }
     }
 
-    func allowanceOverride(employeeID: Int64, year: Int) throws -> Int? {
-        try connection.with("SELECT days FROM allowances WHERE employee_id = ? AND year = ?") { statement in
-            statement.bind(1, employeeID)
-            statement.bind(2, year)
-            return try statement.step() ? statement.int(0) : nil
-        }
-    }
-
-    func adjustedDays(employeeID: Int64, year: Int) throws -> HalfDays {
-        try connection.with(
-            "SELECT COALESCE(SUM(halves), 0) FROM allowance_changes WHERE employee_id = ? AND year = ? AND kind = 'adjust'"
-        ) { statement in
-            statement.bind(1, employeeID)
-            statement.bind(2, year)
-            return try statement.step() ? HalfDays(halves: statement.int(0)) : .zero
-        }
-    }
-
     func allowanceChanges(employeeID: Int64, year: Int?) throws -> [AllowanceChange] {
         try connection.with(
             """
@@ -70,10 +52,6 @@ struct SQLHolidayTransaction: HolidayTransaction {
             }
             return changes
         }
-    }
-
-    func heldDays(employeeID: Int64, year: Int) throws -> HeldDays {
-        try Rows.heldDays(connection, employeeID: employeeID, year: year)
     }
 
     func heldDays(employeeID: Int64, year: Int, leaveTypeID: Int64) throws -> HalfDays {
@@ -139,25 +117,112 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try Rows.daysByYear(connection, requestID: requestID)
     }
 
-    func yearsHoldingMoreThan(defaultAllowance days: Int) throws -> [(employeeID: Int64, year: Int, held: HalfDays)] {
+    func ledgerRecords(employeeID: Int64, policy: CarryOverPolicy) throws -> LedgerRecords {
+        let expiry = "-" + policy.expiryCode
+        var records: [Int: YearRecord] = [:]
+        let created = try connection.with("SELECT substr(created_at, 1, 4) FROM employees WHERE id = ?") { statement in
+            statement.bind(1, employeeID)
+            return try statement.step() ? Int(statement.text(0)) : nil
+        }
+        try connection.with("SELECT year, days FROM allowances WHERE employee_id = ?") { statement in
+            statement.bind(1, employeeID)
+            while try statement.step() { records[statement.int(0), default: YearRecord()].override = statement.int(1) }
+        }
+        try connection.with(
+            "SELECT year, SUM(halves) FROM allowance_changes WHERE employee_id = ? AND kind = 'adjust' GROUP BY year"
+        ) { statement in
+            statement.bind(1, employeeID)
+            while try statement.step() { records[statement.int(0), default: YearRecord()].adjusted = HalfDays(halves: statement.int(1)) }
+        }
+        // Held days by year and status, and those of requests ending by the year's expiry.
         try connection.with(
             """
-            SELECT d.employee_id, d.year, SUM(d.halves) AS held
+            SELECT d.year, r.status = 'approved', SUM(d.halves),
+                   SUM(CASE WHEN r.end_date <= printf('%04d', d.year) || ?2 THEN d.halves ELSE 0 END)
             FROM holiday_request_days d
             JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
             JOIN holiday_requests r ON r.id = d.request_id
-            WHERE r.status IN ('pending', 'approved')
-              AND NOT EXISTS (SELECT 1 FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year)
-            GROUP BY d.employee_id, d.year
-            HAVING held > ? + COALESCE((SELECT SUM(c.halves) FROM allowance_changes c
-                                        WHERE c.employee_id = d.employee_id AND c.year = d.year AND c.kind = 'adjust'), 0)
-            ORDER BY d.employee_id, d.year
+            WHERE d.employee_id = ?1 AND r.status IN ('pending', 'approved')
+            GROUP BY d.year, r.status
             """
         ) { statement in
-            statement.bind(1, 2 * days)
-            var rows: [(employeeID: Int64, year: Int, held: HalfDays)] = []
-            while try statement.step() { rows.append((statement.int64(0), statement.int(1), HalfDays(halves: statement.int(2)))) }
-            return rows
+            statement.bind(1, employeeID)
+            statement.bind(2, expiry)
+            while try statement.step() {
+                let year = statement.int(0), halves = HalfDays(halves: statement.int(2))
+                if statement.bool(1) { records[year, default: YearRecord()].held.approved = halves } else { records[year, default: YearRecord()].held.pending = halves }
+                records[year, default: YearRecord()].heldByExpiry += HalfDays(halves: statement.int(3))
+            }
+        }
+        let across = try connection.with(
+            """
+            SELECT \(Rows.requestColumnsOfR), d.year, d.halves
+            FROM holiday_request_days d
+            JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+            JOIN holiday_requests r ON r.id = d.request_id
+            WHERE d.employee_id = ?1 AND r.status IN ('pending', 'approved')
+              AND r.start_date <= printf('%04d', d.year) || ?2 AND r.end_date > printf('%04d', d.year) || ?2
+            """
+        ) { statement -> [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)] in
+            statement.bind(1, employeeID)
+            statement.bind(2, expiry)
+            var found: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)] = []
+            while try statement.step() {
+                found.append((
+                    statement.int(Rows.requestColumnCount), try Rows.request(statement),
+                    HalfDays(halves: statement.int(Rows.requestColumnCount + 1))))
+            }
+            return found
+        }
+        let firstYear = ([created].compactMap { $0 } + Array(records.keys)).min() ?? HolidayService.supportedYears.lowerBound
+        return LedgerRecords(firstYear: firstYear, records: records, acrossExpiry: across)
+    }
+
+    func workingWeekChanges(employeeID: Int64) throws -> [WorkingWeekChange] {
+        try connection.with(
+            "SELECT starts_on, working_days, set_by, set_at FROM working_weeks WHERE employee_id = ? ORDER BY starts_on"
+        ) { statement in
+            statement.bind(1, employeeID)
+            var changes: [WorkingWeekChange] = []
+            while try statement.step() {
+                changes.append(WorkingWeekChange(
+                    employeeID: employeeID, startsOn: try statement.date(0),
+                    week: statement.optionalText(1).flatMap(WorkingWeek.init(code:)), setBy: statement.text(2),
+                    setAt: try statement.timestamp(3)))
+            }
+            return changes
+        }
+    }
+
+    func saveWorkingWeek(_ change: WorkingWeekChange) throws {
+        try connection.execute(
+            """
+            INSERT INTO working_weeks (employee_id, starts_on, working_days, set_by, set_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (employee_id, starts_on) DO UPDATE
+            SET working_days = excluded.working_days, set_by = excluded.set_by, set_at = excluded.set_at
+            """
+        ) { statement in
+            statement.bind(1, change.employeeID)
+            statement.bind(2, change.startsOn)
+            statement.bind(3, change.week?.code)
+            statement.bind(4, change.setBy)
+            statement.bind(5, Timestamp.format(change.setAt))
+        }
+    }
+
+    func employeesHoldingDays() throws -> [Int64] {
+        try connection.with(
+            """
+            SELECT DISTINCT d.employee_id FROM holiday_request_days d
+            JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+            JOIN holiday_requests r ON r.id = d.request_id
+            WHERE r.status IN ('pending', 'approved')
+            ORDER BY d.employee_id
+            """
+        ) { statement in
+            var ids: [Int64] = []
+            while try statement.step() { ids.append(statement.int64(0)) }
+            return ids
         }
     }
 
@@ -315,7 +380,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try connection.execute(
             """
             UPDATE company SET name = ?, working_days = ?, default_allowance = ?, timezone = ?,
-                               address = ?, phone = ?, email = ?, website = ?
+                               address = ?, phone = ?, email = ?, website = ?, carry_over_cap_halves = ?, carry_over_expiry = ?
             WHERE id = 1
             """
         ) { statement in
@@ -327,6 +392,8 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(6, contact.phone)
             statement.bind(7, contact.email)
             statement.bind(8, contact.website)
+            statement.bind(9, settings.carryOver.cap.halves)
+            statement.bind(10, settings.carryOver.expiryCode)
         }
     }
 }
