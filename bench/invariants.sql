@@ -2,8 +2,9 @@
 -- Each line prints "name|violations"; every count must be 0.
 
 -- Approved plus pending working half days of types drawing on the allowance never exceed an employee-year's
--- allowance (its override, else the default), in half days.
-SELECT 'balance: approved + pending <= allowance', COUNT(*) FROM (
+-- allowance (its override, else the default) plus what can carry in at most (the company's cap) plus its
+-- adjustments, in half days. The exact balances, never below zero, are checked through sgadmin (bench/run.sh).
+SELECT 'balance: approved + pending <= allowance + carry-over cap + adjustments', COUNT(*) FROM (
     SELECT d.employee_id, d.year, SUM(d.halves) AS held,
            2 * COALESCE((SELECT a.days FROM allowances a WHERE a.employee_id = d.employee_id AND a.year = d.year),
                         (SELECT default_allowance FROM company WHERE id = 1)) AS allowance
@@ -11,7 +12,9 @@ SELECT 'balance: approved + pending <= allowance', COUNT(*) FROM (
     JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
     WHERE r.status IN ('pending', 'approved')
     GROUP BY d.employee_id, d.year
-    HAVING held > allowance);
+    HAVING held > allowance + (SELECT carry_over_cap_halves FROM company WHERE id = 1)
+                  + COALESCE((SELECT SUM(c.halves) FROM allowance_changes c
+                              WHERE c.employee_id = d.employee_id AND c.year = d.year AND c.kind = 'adjust'), 0));
 
 -- No two pending or approved requests of one employee share a half day (a morning and an afternoon of one day
 -- do not overlap).

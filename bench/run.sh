@@ -141,6 +141,12 @@ hwm_kib=$(grep VmHWM "/proc/$server/status" | grep -oE '[0-9]+')
 
 say "invariants"
 q < bench/invariants.sql > "$dir/invariants.txt"
+# Every employee's balance in every year with requests, as the rules compute it (carry-over included): never below
+# zero. The last CSV column is `remaining`.
+for year in $(q "SELECT DISTINCT year FROM holiday_request_days ORDER BY year;"); do
+    "$bin/sgadmin" export --year "$year" --balances --database "$db" \
+        | awk -F, -v year="$year" 'NR > 1 && $NF + 0 < 0 { n++ } END { print "balances of " year " never below zero|" n + 0 }'
+done >> "$dir/invariants.txt"
 cat "$dir/invariants.txt" >&2
 
 cleanup
