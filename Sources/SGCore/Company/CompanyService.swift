@@ -62,16 +62,11 @@ public struct CompanyService: Sendable {
     /// A lower default allowance or another carry-over rule (already saved in `tx`) may not leave any employee's
     /// balance below zero in any year.
     static func checkBalances(_ tx: any HolidayTransaction, _ settings: CompanySettings) throws {
-        var over: [Balance] = []
-        var employees: [Int64] = []
-        for employeeID in try tx.employeesHoldingDays() {
-            if let overdrawn = try HolidayService.firstOverdrawn(tx, employeeID: employeeID, company: settings, from: nil) {
-                over.append(overdrawn)
-                employees.append(employeeID)
-            }
+        let over = try tx.employeesHoldingDays().compactMap { employeeID in
+            try HolidayService.firstOverdrawn(tx, employeeID: employeeID, company: settings, from: nil).map { (employeeID, $0) }
         }
         if !over.isEmpty {
-            let list = zip(employees, over).prefix(5).map { "employee \($0) would have \($1.remaining) in \($1.year)" }
+            let list = over.prefix(5).map { "employee \($0.0) would have \($0.1.remaining) in \($0.1.year)" }
                 .joined(separator: "; ")
             throw SGError.conflict(
                 "\(over.count) employee\(over.count == 1 ? "" : "s") would be left with fewer days than they hold (\(list)). "

@@ -9,9 +9,6 @@ public struct HalfDays: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     public static let zero = HalfDays(halves: 0)
 
-    /// Whole days, when the length is a whole number of days.
-    public var wholeDays: Int? { halves % 2 == 0 ? halves / 2 : nil }
-
     /// Days as a number, for JSON: whole days as integers, halves as x.5 (both exact in binary).
     public var days: Double { Double(halves) / 2 }
 

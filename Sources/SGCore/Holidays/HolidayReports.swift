@@ -125,7 +125,9 @@ extension HolidayService {
             return RequestDetail(
                 request: request, employee: employee, events: try tx.events(requestID: id), daysByYear: daysByYear,
                 otherRequests: others,
-                balances: try years.map { try Self.balance(tx, employeeID: request.employeeID, year: $0, company: company) },
+                // One ledger for every year the request draws on.
+                balances: try Self.balances(tx, employeeID: request.employeeID, company: company, through: years.last!)
+                    .filter { years.contains($0.year) },
                 today: Self.today(now, company))
         }
         guard let detail else { throw SGError.notFound("Holiday request \(id) does not exist.") }
@@ -140,9 +142,7 @@ extension HolidayService {
         }
         let now = clock.now()
         return try await store.read { tx in
-            guard try tx.employee(id: employeeID) != nil else {
-                throw SGError.notFound("Employee \(employeeID) does not exist.")
-            }
+            _ = try Self.existingEmployee(tx, employeeID)
             return EmployeeYear(
                 view: try Self.yearView(tx, employeeID: employeeID, year: year, now: now),
                 years: try tx.yearsWithData(employeeID: employeeID))

@@ -37,9 +37,7 @@ public struct HolidayService: Sendable {
             throw SGError.invalid(field: "endDate", message: "one request can cover at most \(Self.maximumSpanDays) days; split it")
         }
         return try await store.write { tx in
-            guard let employee = try tx.employee(id: employeeID) else {
-                throw SGError.notFound("Employee \(employeeID) does not exist.")
-            }
+            let employee = try Self.existingEmployee(tx, employeeID)
             guard actor.employeeID == employeeID || actor.isAdmin else {
                 throw SGError.forbidden("Only an admin can request leave for another employee.")
             }
@@ -105,15 +103,13 @@ public struct HolidayService: Sendable {
     static func checkCap(
         _ tx: any HolidayReading, type: LeaveType, employeeID: Int64, adding daysByYear: [Int: HalfDays], recheck: Bool = false
     ) throws {
+        guard let cap = type.yearlyCap else { return }
         for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
-            let added = recheck ? HalfDays.zero : days
-            if let cap = type.yearlyCap {
-                let held = try tx.heldDays(employeeID: employeeID, year: year, leaveTypeID: type.id) + added
-                if held > cap {
-                    throw SGError.conflict(
-                        "\(days.inWords) of \(type.name) in \(year) would exceed its yearly cap of \(cap.inWords) "
-                            + "(\((held - days).inWords) already pending or approved).")
-                }
+            let held = try tx.heldDays(employeeID: employeeID, year: year, leaveTypeID: type.id) + (recheck ? .zero : days)
+            if held > cap {
+                throw SGError.conflict(
+                    "\(days.inWords) of \(type.name) in \(year) would exceed its yearly cap of \(cap.inWords) "
+                        + "(\((held - days).inWords) already pending or approved).")
             }
         }
     }
@@ -196,9 +192,7 @@ public struct HolidayService: Sendable {
     public func balance(employeeID: Int64, year: Int) async throws -> Balance {
         try Self.checkYear(year)
         return try await store.read { tx in
-            guard try tx.employee(id: employeeID) != nil else {
-                throw SGError.notFound("Employee \(employeeID) does not exist.")
-            }
+            _ = try Self.existingEmployee(tx, employeeID)
             return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
         }
     }
@@ -214,22 +208,15 @@ public struct HolidayService: Sendable {
         }
         let now = clock.now()
         return try await store.write { tx in
-            guard try tx.employee(id: employeeID) != nil else {
-                throw SGError.notFound("Employee \(employeeID) does not exist.")
-            }
+            _ = try Self.existingEmployee(tx, employeeID)
             try tx.setAllowance(employeeID: employeeID, year: year, days: days)
             _ = try tx.appendAllowanceChange(AllowanceChange(
                 id: 0, employeeID: employeeID, year: year, kind: .set, days: .days(days), reason: "", actor: actor.name,
                 actorEmployeeID: actor.employeeID, at: now))
-            let company = try tx.company()
-            if let overdrawn = try Self.firstOverdrawn(tx, employeeID: employeeID, company: company, from: year) {
-                throw SGError.conflict(
-                    overdrawn.year == year
-                        ? "\(overdrawn.approved) approved and \(overdrawn.pending) pending days are already held in \(year); "
-                            + "an allowance of \(days) would leave \(overdrawn.remaining). Cancel or reject requests first."
-                        : Self.overdrawnMessage(overdrawn))
+            return try Self.balanceAfterChange(tx, employeeID: employeeID, year: year) { overdrawn in
+                "\(overdrawn.approved) approved and \(overdrawn.pending) pending days are already held in \(year); "
+                    + "an allowance of \(days) would leave \(overdrawn.remaining). Cancel or reject requests first."
             }
-            return try Self.balance(tx, employeeID: employeeID, year: year, company: company)
         }
     }
 
@@ -250,21 +237,15 @@ public struct HolidayService: Sendable {
         }
         let now = clock.now()
         return try await store.write { tx in
-            guard try tx.employee(id: employeeID) != nil else {
-                throw SGError.notFound("Employee \(employeeID) does not exist.")
-            }
-            let company = try tx.company()
+            _ = try Self.existingEmployee(tx, employeeID)
             let change = try tx.appendAllowanceChange(AllowanceChange(
                 id: 0, employeeID: employeeID, year: year, kind: .adjust, days: days, reason: reason, actor: actor.name,
                 actorEmployeeID: actor.employeeID, at: now))
-            if let overdrawn = try Self.firstOverdrawn(tx, employeeID: employeeID, company: company, from: year) {
-                throw SGError.conflict(
-                    overdrawn.year == year
-                        ? "Removing \((-days).inWords) from \(year) would leave \(overdrawn.remaining) days: \(overdrawn.approved) "
-                            + "approved and \(overdrawn.pending) pending days are held. Cancel or reject requests first."
-                        : Self.overdrawnMessage(overdrawn))
+            let balance = try Self.balanceAfterChange(tx, employeeID: employeeID, year: year) { overdrawn in
+                "Removing \((-days).inWords) from \(year) would leave \(overdrawn.remaining) days: \(overdrawn.approved) "
+                    + "approved and \(overdrawn.pending) pending days are held. Cancel or reject requests first."
             }
-            return (change, try Self.balance(tx, employeeID: employeeID, year: year, company: company))
+            return (change, balance)
         }
     }
 
@@ -276,9 +257,7 @@ public struct HolidayService: Sendable {
         guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change an employee's working week.") }
         let now = clock.now()
         return try await store.write { tx in
-            guard try tx.employee(id: employeeID) != nil else {
-                throw SGError.notFound("Employee \(employeeID) does not exist.")
-            }
+            _ = try Self.existingEmployee(tx, employeeID)
             let today = Self.today(now, try tx.company())
             guard startsOn >= today else {
                 throw SGError.invalid(
@@ -295,9 +274,7 @@ public struct HolidayService: Sendable {
             throw SGError.forbidden("Only an admin can read another employee's working week.")
         }
         return try await store.read { tx in
-            guard try tx.employee(id: employeeID) != nil else {
-                throw SGError.notFound("Employee \(employeeID) does not exist.")
-            }
+            _ = try Self.existingEmployee(tx, employeeID)
             return (try tx.company().workingWeek, try tx.workingWeekChanges(employeeID: employeeID))
         }
     }
@@ -309,9 +286,7 @@ public struct HolidayService: Sendable {
             throw SGError.forbidden("Only an admin can read another employee's allowance history.")
         }
         return try await store.read { tx in
-            guard try tx.employee(id: employeeID) != nil else {
-                throw SGError.notFound("Employee \(employeeID) does not exist.")
-            }
+            _ = try Self.existingEmployee(tx, employeeID)
             return try tx.allowanceChanges(employeeID: employeeID, year: year)
         }
     }
@@ -392,6 +367,25 @@ public struct HolidayService: Sendable {
     static func firstOverdrawn(_ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, from year: Int?) throws -> Balance? {
         try balances(tx, employeeID: employeeID, company: company, through: year, includingLaterYears: true)
             .first { $0.year >= (year ?? Int.min) && $0.remaining < .zero }
+    }
+
+    /// The employee's balance of `year` after a change to its allowance (already written in `tx`), read from the same
+    /// ledger as the check that no year from `year` on is left below zero; a refusal in `year` itself is worded by
+    /// `sameYear`, in a later year by `overdrawnMessage`.
+    static func balanceAfterChange(
+        _ tx: any HolidayReading, employeeID: Int64, year: Int, sameYear: (Balance) -> String
+    ) throws -> Balance {
+        let ledger = try balances(tx, employeeID: employeeID, company: try tx.company(), through: year, includingLaterYears: true)
+        if let overdrawn = ledger.first(where: { $0.year >= year && $0.remaining < .zero }) {
+            throw SGError.conflict(overdrawn.year == year ? sameYear(overdrawn) : overdrawnMessage(overdrawn))
+        }
+        return ledger.first { $0.year == year }!
+    }
+
+    /// The employee `id`, or "not found".
+    static func existingEmployee(_ tx: any HolidayReading, _ id: Int64) throws -> Employee {
+        guard let employee = try tx.employee(id: id) else { throw SGError.notFound("Employee \(id) does not exist.") }
+        return employee
     }
 
     static func overdrawnMessage(_ balance: Balance) -> String {

@@ -61,7 +61,7 @@ public struct LeaveTypeChange: Sendable, Equatable {
     }
 }
 
-public protocol LeaveTypeReading: CompanyReading {
+public protocol LeaveTypeReading {
     /// Every type, retired ones included, by id.
     func leaveTypes() throws -> [LeaveType]
     func leaveType(id: Int64) throws -> LeaveType?

@@ -15,8 +15,6 @@ struct SQLLeaveTypes: LeaveTypeWriting {
             yearlyCap: statement.isNull(5) ? nil : HalfDays(halves: statement.int(5)), isRetired: statement.bool(6))
     }
 
-    func company() throws -> CompanySettings { try Rows.company(connection) }
-
     func leaveTypes() throws -> [LeaveType] {
         try connection.with("SELECT \(Self.columns) FROM leave_types ORDER BY id") { statement in
             var types: [LeaveType] = []
