@@ -92,8 +92,12 @@ enum Rows {
     /// How many columns `requestColumns` are: where the next selected column starts.
     static let requestColumnCount: Int32 = 15
 
-    /// `requestColumns`, for joins.
-    static let requestColumnsOfR = requestColumns
+    /// The requests (aliased `r`) that hold their days: the statuses `HolidayStatus.holdsDays` names.
+    static let holdsDays = "r.status IN ("
+        + HolidayStatus.allCases.filter(\.holdsDays).map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
+
+    /// Per-year days (aliased `d`) of the leave types that draw on the allowance.
+    static let drawingTypes = "JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1"
 
     /// No request covers more than `HolidayService.maximumSpanDays` days, so one that reaches `day` starts at most that
     /// many days before it. Bounding the start lets holiday_requests_employee (employee_id, start_date) skip an

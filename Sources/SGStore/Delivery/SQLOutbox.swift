@@ -266,7 +266,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
     func waitingRequests(createdBefore instant: Date) throws -> [(request: HolidayRequest, owner: Employee)] {
         try connection.with(
             """
-            SELECT \(Rows.requestColumnsOfR), \(Rows.employeeColumnsOfE)
+            SELECT \(Rows.requestColumns), \(Rows.employeeColumnsOfE)
             FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
             WHERE r.status = 'pending' AND r.created_at < ? AND e.is_active = 1
             ORDER BY r.created_at, r.id

@@ -33,7 +33,7 @@ extension SQLHolidayTransaction {
 
     static func pageSQL(_ filter: RequestFilter) -> String {
         """
-        SELECT \(Rows.requestColumnsOfR), \(Rows.employeeColumnsOfE)
+        SELECT \(Rows.requestColumns), \(Rows.employeeColumnsOfE)
         FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
         \(whereClause(filter, includingAfter: true)) ORDER BY r.id LIMIT ?
         """
@@ -99,7 +99,7 @@ extension SQLHolidayTransaction {
     func exportRows(year: Int, _ row: (ExportRow) throws -> Void) throws {
         try connection.with(
             """
-            SELECT \(Rows.requestColumnsOfR), \(Rows.employeeColumnsOfE),
+            SELECT \(Rows.requestColumns), \(Rows.employeeColumnsOfE),
                    COALESCE((SELECT d.halves FROM holiday_request_days d WHERE d.request_id = r.id AND d.year = ?), 0),
                    (SELECT t.draws_on_allowance FROM leave_types t WHERE t.id = r.leave_type_id)
             FROM holiday_requests r JOIN employees e ON e.id = r.employee_id

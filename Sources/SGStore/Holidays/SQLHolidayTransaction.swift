@@ -58,7 +58,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try connection.with(
             """
             SELECT COALESCE(SUM(d.halves), 0) FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
-            WHERE d.employee_id = ? AND d.year = ? AND d.leave_type_id = ? AND r.status IN ('pending', 'approved')
+            WHERE d.employee_id = ? AND d.year = ? AND d.leave_type_id = ? AND \(Rows.holdsDays)
             """
         ) { statement in
             statement.bind(1, employeeID)
@@ -94,7 +94,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
             """
             SELECT \(Rows.requestColumns) FROM holiday_requests r
             WHERE r.employee_id = ? AND r.start_date BETWEEN ? AND ? AND r.end_date >= ?
-              AND (? = 0 OR r.status IN ('pending', 'approved'))
+              AND (? = 0 OR \(Rows.holdsDays))
             ORDER BY r.start_date, r.id
             """
         ) { statement in
@@ -140,9 +140,9 @@ struct SQLHolidayTransaction: HolidayTransaction {
             SELECT d.year, r.status = 'approved', SUM(d.halves),
                    SUM(CASE WHEN r.end_date <= printf('%04d', d.year) || ?2 THEN d.halves ELSE 0 END)
             FROM holiday_request_days d
-            JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+            \(Rows.drawingTypes)
             JOIN holiday_requests r ON r.id = d.request_id
-            WHERE d.employee_id = ?1 AND r.status IN ('pending', 'approved')
+            WHERE d.employee_id = ?1 AND \(Rows.holdsDays)
             GROUP BY d.year, r.status
             """
         ) { statement in
@@ -156,11 +156,11 @@ struct SQLHolidayTransaction: HolidayTransaction {
         }
         let across = try connection.with(
             """
-            SELECT \(Rows.requestColumnsOfR), d.year, d.halves
+            SELECT \(Rows.requestColumns), d.year, d.halves
             FROM holiday_request_days d
-            JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+            \(Rows.drawingTypes)
             JOIN holiday_requests r ON r.id = d.request_id
-            WHERE d.employee_id = ?1 AND r.status IN ('pending', 'approved')
+            WHERE d.employee_id = ?1 AND \(Rows.holdsDays)
               AND r.start_date <= printf('%04d', d.year) || ?2 AND r.end_date > printf('%04d', d.year) || ?2
             """
         ) { statement -> [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)] in
@@ -214,9 +214,9 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try connection.with(
             """
             SELECT DISTINCT d.employee_id FROM holiday_request_days d
-            JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+            \(Rows.drawingTypes)
             JOIN holiday_requests r ON r.id = d.request_id
-            WHERE r.status IN ('pending', 'approved')
+            WHERE \(Rows.holdsDays)
             ORDER BY d.employee_id
             """
         ) { statement in
