@@ -22,7 +22,8 @@ struct LeaveTypeCommand: AsyncParsableCommand {
     static func cap(_ text: String?) throws -> HalfDays?? {
         guard let text else { return nil }
         if text == "none" { return .some(nil) }
-        guard let days = HalfDays(days: text), days.halves > 0 else {
+        // The range is the rules' to check (LeaveTypeService).
+        guard let days = HalfDays(days: text) else {
             throw SGError.invalid(field: "--yearly-cap", message: "'\(text)' is not a number of days in 0.5 steps, or none")
         }
         return .some(days)

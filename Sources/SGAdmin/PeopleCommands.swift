@@ -141,7 +141,8 @@ struct CompanyCommand: AsyncParsableCommand {
                 patch.defaultAllowance = defaultAllowance
                 patch.timeZone = timeZone
                 if let carryOverCap {
-                    guard let cap = HalfDays(days: carryOverCap), cap >= .zero else {
+                    // The range is the rules' to check (CompanyRules).
+                    guard let cap = HalfDays(days: carryOverCap) else {
                         throw SGError.invalid(field: "--carry-over-cap", message: "'\(carryOverCap)' is not a number of days in steps of 0.5")
                     }
                     patch.carryOverCap = cap

@@ -145,6 +145,22 @@ enum DTO {
     }
 }
 
+/// One entry of an allowance history: for `set`, `days` is the year's new allowance; for `adjust`, the days added
+/// (negative: removed).
+extension AllowanceChange: JSONBody {
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.key("actor"); json.value(actor)
+            json.key("at"); json.value(at)
+            json.key("days"); json.value(days)
+            json.key("id"); json.value(id)
+            json.key("kind"); json.value(kind.rawValue)
+            json.key("reason"); json.value(reason)
+            json.key("year"); json.value(year)
+        }
+    }
+}
+
 extension Balance: JSONBody {
     func write(to json: inout JSONWriter) {
         json.object { json in
@@ -162,24 +178,12 @@ extension Balance: JSONBody {
 }
 
 extension DTO {
-    struct AllowanceChangeBody: Encodable {
-        let id: Int64
-        let year: Int
-        let kind: AllowanceChange.Kind
-        /// For `set`, the year's new allowance; for `adjust`, the days added (negative: removed).
-        let days: Double
-        let reason: String
-        let actor: String
-        let at: String
+    /// An allowance history, oldest first.
+    struct AllowanceChanges: JSONBody {
+        let changes: [AllowanceChange]
 
-        init(_ change: AllowanceChange) {
-            id = change.id
-            year = change.year
-            kind = change.kind
-            days = change.days.days
-            reason = change.reason
-            actor = change.actor
-            at = Timestamp.format(change.at)
+        func write(to json: inout JSONWriter) {
+            json.array(changes) { json, change in json.value(change) }
         }
     }
 
@@ -191,16 +195,7 @@ extension DTO {
         func write(to json: inout JSONWriter) {
             json.object { json in
                 json.key("balance"); json.value(balance)
-                json.key("change")
-                json.object { json in
-                    json.key("actor"); json.value(change.actor)
-                    json.key("at"); json.value(change.at)
-                    json.key("days"); json.value(change.days)
-                    json.key("id"); json.value(change.id)
-                    json.key("kind"); json.value(change.kind.rawValue)
-                    json.key("reason"); json.value(change.reason)
-                    json.key("year"); json.value(change.year)
-                }
+                json.key("change"); json.value(change)
             }
         }
     }

@@ -168,7 +168,7 @@ struct EmployeesController {
             let id = try context.parameters.id("id", what: "Employee")
             let year = try Self.year(context)
             let changes = try await services.holidays.allowanceChanges(employeeID: id, year: year, by: viewer.actor)
-            return try JSON.response(changes.map(DTO.AllowanceChangeBody.init))
+            return JSON.response(written: DTO.AllowanceChanges(changes: changes))
         }
     }
 
