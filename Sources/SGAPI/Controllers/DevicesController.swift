@@ -34,9 +34,6 @@ struct DevicesController {
         group.put("/me/settings") { request, context in
             let employee = try context.requireEmployee()
             let body = try await JSON.decode(SettingsBody.self, from: request, context: context)
-            guard body.notifications != nil || body.emailNotifications != nil else {
-                throw SGError.invalid(field: "notifications", message: "name notifications, emailNotifications or both")
-            }
             let settings = try await services.devices.setChannels(
                 employeeID: employee.id, push: body.notifications, email: body.emailNotifications)
             return try JSON.response(DTO.SettingsBody(settings))

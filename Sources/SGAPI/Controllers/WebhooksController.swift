@@ -35,9 +35,7 @@ struct WebhooksController {
             let admin = try context.requireAdmin()
             let body = try await JSON.decode(NewWebhook.self, from: request, context: context)
             let created = try await services.webhooks.add(
-                WebhookDraft(
-                    url: body.url, events: body.events, format: body.format ?? .standard,
-                    allowInsecure: body.allowInsecure ?? false),
+                WebhookDraft(url: body.url, events: body.events, format: body.format, allowInsecure: body.allowInsecure),
                 by: admin.actor)
             return try JSON.response(DTO.WebhookBody(created, showSecret: true), status: .created)
         }

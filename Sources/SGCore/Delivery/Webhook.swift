@@ -43,11 +43,12 @@ public struct WebhookDraft: Sendable, Equatable {
     /// Plain http to a host other than this machine's loopback (a trusted internal network).
     public var allowInsecure: Bool
 
-    public init(url: String, events: [DeliveryEvent], format: WebhookFormat = .standard, allowInsecure: Bool = false) {
+    /// Unset: the standard format, https only.
+    public init(url: String, events: [DeliveryEvent], format: WebhookFormat? = nil, allowInsecure: Bool? = nil) {
         self.url = url
         self.events = events
-        self.format = format
-        self.allowInsecure = allowInsecure
+        self.format = format ?? .standard
+        self.allowInsecure = allowInsecure ?? false
     }
 }
 

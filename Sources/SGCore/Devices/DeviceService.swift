@@ -14,10 +14,13 @@ public struct DeviceService: Sendable {
         try await store.read { tx in try Self.settings(tx, employeeID: employeeID) }
     }
 
-    /// Turns channels on or off (nil: unchanged); push off removes every device of the employee in the same
-    /// transaction.
+    /// Turns channels on or off (nil: unchanged; at least one must be named); push off removes every device of the
+    /// employee in the same transaction.
     public func setChannels(employeeID: Int64, push: Bool? = nil, email: Bool? = nil) async throws -> NotificationSettings {
-        try await store.write { tx in
+        guard push != nil || email != nil else {
+            throw SGError.invalid(field: "notifications", message: "name notifications, emailNotifications or both")
+        }
+        return try await store.write { tx in
             guard var channels = try tx.channels(employeeID: employeeID) else {
                 throw SGError.notFound("Employee \(employeeID) does not exist.")
             }
