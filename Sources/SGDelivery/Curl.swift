@@ -104,8 +104,7 @@ public final class CurlLane: @unchecked Sendable {
         guard let handle else {
             return CurlResponse(code: CURLE_FAILED_INIT.rawValue, error: "libcurl could not be initialised", responseCode: 0)
         }
-        curl_easy_reset(handle)
-        // Nothing of this transfer (buffers, callbacks) may outlive it in the handle.
+        // Nothing of this transfer (buffers, callbacks) may outlive it in the handle, so the next one finds it as new.
         defer { curl_easy_reset(handle) }
 
         let transfer = Transfer(upload: request.body, responseLimit: request.responseLimit)

@@ -29,10 +29,15 @@ public struct DeliveryWorker: Service {
         /// How often the reminders are looked at (each approver's digest is written once a company day).
         public var reminderInterval: Duration
 
+        /// The defaults, which the settings (SG_DELIVERY_POLL_MS, SG_REMINDER_AFTER_HOURS) name too.
+        public static let defaultPollMilliseconds = 1000
+        public static let defaultReminderAfterHours = 48
+
         public init(
-            owner: String = DeliveryWorker.uniqueOwner(), lanes: Int = 4, pollInterval: Duration = .seconds(1),
+            owner: String = DeliveryWorker.uniqueOwner(), lanes: Int = 4,
+            pollInterval: Duration = .milliseconds(defaultPollMilliseconds),
             purgeInterval: Duration = .seconds(3600), maximumBackoff: Duration = .seconds(30),
-            reminderAfterHours: Int? = 48, reminderInterval: Duration = .seconds(300)
+            reminderAfterHours: Int? = defaultReminderAfterHours, reminderInterval: Duration = .seconds(300)
         ) {
             self.reminderAfterHours = reminderAfterHours
             self.reminderInterval = reminderInterval

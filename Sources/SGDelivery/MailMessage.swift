@@ -234,11 +234,3 @@ public enum MailMessage {
         return String(decoding: output, as: UTF8.self)
     }
 }
-
-extension Int64 {
-    /// Quotient and remainder rounded towards minus infinity (the remainder is never negative).
-    fileprivate func floorDivided(by divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
-        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
-    }
-}

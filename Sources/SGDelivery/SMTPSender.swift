@@ -66,7 +66,7 @@ public struct SMTPSender: Sendable {
             url: configuration.url, protocols: "smtp,smtps",
             kind: .smtp(
                 from: configuration.from.address, recipients: [recipient],
-                requireTLS: configuration.requireStartTLS || SMTPConfiguration.isImplicitTLS(configuration.url),
+                requireTLS: !configuration.sendsInClear,
                 username: configuration.username, password: configuration.password),
             body: Array(text.utf8), caFile: configuration.caFile, connectTimeout: configuration.connectTimeout,
             timeout: configuration.timeout))

@@ -14,11 +14,11 @@ public struct DeliverySettings: Sendable {
     /// The retries' first and longest waits (SG_DELIVERY_RETRY_SECONDS, for tests) within the standard policy.
     public var retryPolicy: RetryPolicy
     /// Approvers' daily digest of requests waiting longer than this (SG_REMINDER_AFTER_HOURS; 0 turns it off).
-    public var reminderAfterHours: Int? = 48
+    public var reminderAfterHours: Int? = DeliveryWorker.Options.defaultReminderAfterHours
 
     public init(
         smtp: SMTPConfiguration? = nil, webhooks: WebhookConfiguration = WebhookConfiguration(), publicURL: String = "",
-        pollInterval: Duration = .seconds(1), retryPolicy: RetryPolicy = RetryPolicy()
+        pollInterval: Duration = .milliseconds(DeliveryWorker.Options.defaultPollMilliseconds), retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.smtp = smtp
         self.webhooks = webhooks
@@ -50,9 +50,9 @@ public struct DeliveryOptions: ParsableArguments {
     public var publicURL: String?
     @Option(name: .customLong("tls-ca-file"), help: "PEM file of the CAs that sign the SMTP server's and webhook endpoints' certificates [SG_TLS_CA_FILE, default: the system's].")
     public var tlsCAFile: String?
-    @Option(name: .customLong("reminder-after-hours"), help: "Approvers get a daily digest of requests waiting longer than this; 0: none [SG_REMINDER_AFTER_HOURS, default 48].")
+    @Option(name: .customLong("reminder-after-hours"), help: "Approvers get a daily digest of requests waiting longer than this; 0: none [SG_REMINDER_AFTER_HOURS, default \(DeliveryWorker.Options.defaultReminderAfterHours)].")
     public var reminderAfterHours: String?
-    @Option(name: .customLong("delivery-poll-ms"), help: "Milliseconds between looks at the outbox when nothing is due [SG_DELIVERY_POLL_MS, default 1000].")
+    @Option(name: .customLong("delivery-poll-ms"), help: "Milliseconds between looks at the outbox when nothing is due [SG_DELIVERY_POLL_MS, default \(DeliveryWorker.Options.defaultPollMilliseconds)].")
     public var deliveryPollMS: String?
 
     public init() {}
@@ -98,9 +98,9 @@ extension SettingsResolver {
             }
         }
 
-        let polls = integer("SG_DELIVERY_POLL_MS", trimmed: true, in: 10...60_000, default: 1000)
+        let polls = integer("SG_DELIVERY_POLL_MS", trimmed: true, in: 10...60_000, default: DeliveryWorker.Options.defaultPollMilliseconds)
         settings.pollInterval = .milliseconds(polls)
-        let reminderHours = integer("SG_REMINDER_AFTER_HOURS", trimmed: true, in: 0...8760, default: 48)
+        let reminderHours = integer("SG_REMINDER_AFTER_HOURS", trimmed: true, in: 0...8760, default: DeliveryWorker.Options.defaultReminderAfterHours)
         settings.reminderAfterHours = reminderHours == 0 ? nil : reminderHours
 
         // For tests: "first,maximum[,lease]" seconds of the retries' waits and of a claim's lease (the day of tries

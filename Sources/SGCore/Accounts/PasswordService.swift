@@ -175,7 +175,7 @@ public struct PasswordService: Sendable {
         }
         await loginThrottle?.recordSuccess(username: username)
         let hash = await hasher.hash(new)
-        let kept = token.map(SessionService.digest)
+        let kept = token.map(Digests.tokenDigest)
         let replaced = try await store.write { tx -> Bool in
             guard try tx.replacePasswordHash(employeeID: employeeID, expected: stored, with: hash) else { return false }
             try tx.deleteTokens(employeeID: employeeID, keeping: kept)
@@ -242,7 +242,7 @@ struct ResetMail {
     let publicURL: String
 
     var link: String? {
-        publicURL.isEmpty ? nil : "\(publicURL)/reset-password?token=\(token)"
+        DeliveryConfiguration.link(publicURL, "/reset-password?token=\(token)")
     }
 
     var subject: String { "Reset your password" }

@@ -78,20 +78,15 @@ public struct SessionService: Sendable {
     /// process) and any change to the employee are seen by the next request.
     public func authenticate(token: String) async throws -> Employee? {
         guard token.hasPrefix("sg_"), token.utf8.count < 100 else { return nil }
-        return try await store.employee(tokenDigest: Self.digest(token), at: clock.now())
+        return try await store.employee(tokenDigest: Digests.tokenDigest(token), at: clock.now())
     }
 
     public func logout(token: String) async throws {
-        try await store.deleteToken(digest: Self.digest(token))
+        try await store.deleteToken(digest: Digests.tokenDigest(token))
     }
 
     /// A new bearer token (256 random bits) and the digest under which it is stored.
     public static func makeToken() -> (token: String, digest: Data) {
         Digests.newToken(prefix: "sg_")
-    }
-
-    /// What the store keeps for `token`.
-    public static func digest(_ token: String) -> Data {
-        Digests.tokenDigest(token)
     }
 }

@@ -31,7 +31,7 @@ public enum Announcements {
         let configuration = try tx.deliveryConfiguration()
         let subscriptions = try tx.webhookSubscriptions(for: event)
         guard configuration.emailEnabled || !subscriptions.isEmpty, let owner = try ownerLookup() else { return }
-        let link = configuration.publicURL.isEmpty ? nil : "\(configuration.publicURL)/holidays/\(request.id)"
+        let link = configuration.link("/holidays/\(request.id)")
         if configuration.emailEnabled {
             var recipients: [Recipient] = []
             if actor.employeeID != owner.id, event != .holidayRequested, let person = try tx.recipient(employeeID: owner.id) {
@@ -40,7 +40,7 @@ public enum Announcements {
             if event == .holidayRequested || event == .holidayCancelled {
                 recipients += try tx.approvers().filter { $0.employeeID != owner.id && $0.employeeID != actor.employeeID }
             }
-            for person in recipients where person.wantsEmail && !person.email.isEmpty {
+            for person in recipients where person.reachableByEmail {
                 let mail = HolidayMail(
                     event: event, request: request, owner: owner, actor: actor, note: note, link: link,
                     toOwner: person.employeeID == owner.id)
@@ -68,12 +68,12 @@ public enum Announcements {
     /// Enqueues the messages of a new company notice.
     public static func notice(_ tx: any OutboxWriting & AudienceReading, notice: Notice, at now: Date) throws {
         let configuration = try tx.deliveryConfiguration()
-        let link = configuration.publicURL.isEmpty ? nil : "\(configuration.publicURL)/notices/\(notice.id)"
+        let link = configuration.link("/notices/\(notice.id)")
         var lines = [notice.body, ""]
         if let link { lines.append("Read it on the board: \(link)") }
         lines += ["", "Posted by \(notice.author)."]
         if configuration.emailEnabled {
-            for person in try tx.everyone() where person.wantsEmail && !person.email.isEmpty {
+            for person in try tx.everyone() where person.reachableByEmail {
                 try tx.enqueue(
                     OutboxDraft(
                         channel: .email, event: .noticePublished, employeeID: person.employeeID, address: person.email,
@@ -300,7 +300,7 @@ struct ReminderMail {
         var lines = ["Hello,", "", "These requests have waited more than \(waitingHours) hours for a decision:", ""]
         for (request, owner) in requests {
             lines.append("- \(owner.fullName): \(request.kindInWords.lowercased()) \(request.period), \(request.duration.inWorkingDays), asked \(Timestamp.format(request.createdAt))")
-            if !publicURL.isEmpty { lines.append("  \(publicURL)/holidays/\(request.id)") }
+            if let link = DeliveryConfiguration.link(publicURL, "/holidays/\(request.id)") { lines.append("  \(link)") }
         }
         lines += ["", "You get this digest once a day while requests wait."]
         return lines.joined(separator: "\n") + "\n"

@@ -119,7 +119,7 @@ public struct DeliveryService: Sendable {
             let waiting = try tx.waitingRequests(createdBefore: now.addingTimeInterval(-Double(waitingHours) * 3600))
             guard !waiting.isEmpty else { return 0 }
             var written = 0
-            for approver in try tx.approvers() where approver.wantsEmail && !approver.email.isEmpty {
+            for approver in try tx.approvers() where approver.reachableByEmail {
                 let theirs = waiting.filter { $0.owner.id != approver.employeeID }
                 guard !theirs.isEmpty else { continue }
                 let digest = ReminderMail(

@@ -77,6 +77,9 @@ public struct Recipient: Sendable, Equatable {
         self.email = email
         self.wantsEmail = wantsEmail
     }
+
+    /// They want e-mail and have an address to receive it.
+    public var reachableByEmail: Bool { wantsEmail && !email.isEmpty }
 }
 
 /// How this deployment delivers, as the server last wrote it.
@@ -90,6 +93,12 @@ public struct DeliveryConfiguration: Sendable, Equatable {
         self.emailEnabled = emailEnabled
         self.publicURL = publicURL
     }
+
+    /// The link to `path` (e.g. "/holidays/42") under `publicURL`, or nil when the server has no public URL.
+    public func link(_ path: String) -> String? { Self.link(publicURL, path) }
+
+    /// The link to `path` under `base` (a public URL without a trailing slash), or nil when `base` is empty.
+    public static func link(_ base: String, _ path: String) -> String? { base.isEmpty ? nil : base + path }
 
     public static let off = DeliveryConfiguration()
 }
