@@ -21,9 +21,7 @@ import asyncio
 import email
 import email.header
 import email.policy
-import json
 import os
-import signal
 import ssl
 import subprocess
 import sys
@@ -31,6 +29,8 @@ import threading
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
+
+from stand_in import JSONLines, serve_until_signalled
 
 
 def display_name(raw):
@@ -68,11 +68,13 @@ class Recorder:
             address, _, count = item.partition("=")
             self.defer[address.lower()] = int(count) if count else None
         self.count = 0
+        self.logs = {}
         self.lock = threading.Lock()
 
     def log(self, name, record):
-        with self.lock, open(os.path.join(self.folder, name), "a", encoding="utf-8") as log:
-            log.write(json.dumps(record, ensure_ascii=False) + "\n")
+        with self.lock:
+            log = self.logs.setdefault(name, JSONLines(os.path.join(self.folder, name)))
+        log.append(record)
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         key = address.lower()
@@ -168,14 +170,7 @@ def main():
 
     controller = Controller(recorder, **kwargs)
     controller.start()
-    print(f"listening on 127.0.0.1:{options.port}", flush=True)
-
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    while not stop.wait(0.2):
-        pass
-    controller.stop()
+    serve_until_signalled(options.port, controller.stop)
     return 0
 
 

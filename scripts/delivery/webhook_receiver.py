@@ -27,11 +27,12 @@ import email.utils
 import hashlib
 import hmac
 import json
-import signal
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from stand_in import JSONLines, serve_until_signalled
 
 
 def signing_key(secret):
@@ -119,13 +120,9 @@ class State:
     def __init__(self, key, routes, log_path):
         self.key = key
         self.routes = routes
-        self.log_path = log_path
+        self.log = JSONLines(log_path).append
         self.seen = {}
         self.lock = threading.Lock()
-
-    def log(self, record):
-        with self.lock, open(self.log_path, "a", encoding="utf-8") as log:
-            log.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def main():
@@ -146,14 +143,7 @@ def main():
     open(options.log, "a").close()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    print(f"listening on 127.0.0.1:{options.port}", flush=True)
-
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    while not stop.wait(0.2):
-        pass
-    server.shutdown()
+    serve_until_signalled(options.port, server.shutdown)
     return 0
 
 
