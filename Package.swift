@@ -41,6 +41,7 @@ let package = Package(
                 .embedInCode("0007_allowance_changes.sql"),
                 .embedInCode("0008_carry_over.sql"),
                 .embedInCode("0009_working_weeks.sql"),
+                .embedInCode("0010_held_days.sql"),
             ],
             swiftSettings: strict
         ),

@@ -359,6 +359,78 @@ import SGTestSupport
         }
     }
 
+    /// What the schema's triggers keep in held_days, and the same figures counted afresh from every request's days.
+    static func heldDays(_ database: AppDatabase) async throws -> (kept: [[Int]], counted: [[Int]]) {
+        try await database.read { (db: Database) in
+            let kept = try Row.fetchAll(db, sql: """
+                SELECT employee_id, year, approved_halves, pending_halves, by_expiry_halves FROM held_days
+                WHERE approved_halves + pending_halves > 0 ORDER BY employee_id, year
+                """).map { row in (0..<5).map { row[$0] as Int } }
+            let counted = try Row.fetchAll(db, sql: """
+                SELECT d.employee_id, d.year, SUM(CASE WHEN r.status = 'approved' THEN d.halves ELSE 0 END),
+                       SUM(CASE WHEN r.status = 'pending' THEN d.halves ELSE 0 END),
+                       SUM(CASE WHEN r.end_date <= printf('%04d-', d.year) || c.carry_over_expiry THEN d.halves ELSE 0 END)
+                FROM holiday_request_days d JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+                JOIN holiday_requests r ON r.id = d.request_id JOIN company c ON c.id = 1
+                WHERE \(Rows.holdsDays) GROUP BY d.employee_id, d.year ORDER BY d.employee_id, d.year
+                """).map { row in (0..<5).map { row[$0] as Int } }
+            return (kept, counted)
+        }
+    }
+
+    /// Random requests of two employees around year ends and expiry dates, decisions, and changes of the expiry
+    /// date: after every step the per-year totals the balances read equal a count of the requests themselves, and
+    /// every balance equals the one computed from those requests alone.
+    @Test(arguments: [11, 12, 13])
+    func heldDaysAlwaysAgreeWithTheRequests(seed: UInt64) async throws {
+        let f = try await Fixture.make()
+        var random = SeededRandom(seed: seed)
+        let first = Fixture.date("2026-03-16")
+        let types = [LeaveType.holidayID, LeaveType.holidayID, LeaveType.sickID]
+        let people = [f.alice, f.bob]
+        var ids: [Int64] = []
+        for step in 0..<80 {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5:
+                // Near 31 March 2026, the turn of the year, or 31 March 2027; up to three weeks long.
+                let base = [first, Fixture.date("2026-12-14"), Fixture.date("2027-03-15")].randomElement(using: &random)!
+                let start = base.adding(days: Int.random(in: 0...30, using: &random))!
+                let end = start.adding(days: Int.random(in: 0...20, using: &random))!
+                let person = people.randomElement(using: &random)!
+                if let request = try? await f.service.createRequest(
+                    for: person.id, period: try LeavePeriod(start: start, end: end), leaveTypeID: types.randomElement(using: &random)!,
+                    comment: "", actor: person.actor) { ids.append(request.id) }
+            case 5..<8:
+                guard let id = ids.randomElement(using: &random) else { continue }
+                let action = HolidayAction.allCases.randomElement(using: &random)!
+                let owner = try await f.service.requestDetail(id: id, by: f.admin.actor).request.employeeID
+                let actor = action == .cancel ? people.first { $0.id == owner }!.actor : f.admin.actor
+                _ = try? await f.service.perform(action, on: id, by: actor, note: "x")
+            default:
+                var patch = CompanyPatch()
+                patch.carryOverExpiry = ["03-31", "04-07", "01-05", "12-31", "03-20"].randomElement(using: &random)!
+                _ = try? await f.services.company.updateCompany(patch, by: f.admin.actor)
+            }
+            let (kept, counted) = try await Self.heldDays(f.database)
+            #expect(kept == counted, "step \(step)")
+            for person in people {
+                var details: [RequestDetail] = []
+                for item in try await f.service.requests(RequestFilter(employeeID: person.id, limit: 200), by: f.admin.actor).items
+                where item.request.leaveTypeID == LeaveType.holidayID {
+                    details.append(try await f.service.requestDetail(id: item.request.id, by: f.admin.actor))
+                }
+                for year in [2026, 2027] {
+                    let balance = try await f.service.balance(employeeID: person.id, year: year)
+                    let approved = details.filter { $0.request.status == .approved }.compactMap { $0.daysByYear[year] }.reduce(.zero, +)
+                    let pending = details.filter { $0.request.status == .pending }.compactMap { $0.daysByYear[year] }.reduce(.zero, +)
+                    #expect(balance.approved == approved && balance.pending == pending, "step \(step), \(person.username) \(year)")
+                    #expect(balance.remaining >= .zero)
+                }
+            }
+        }
+        #expect(!ids.isEmpty)
+    }
+
     @Test func racingRequestsForTheLastHalfDayNeverOverspend() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }
@@ -430,6 +502,8 @@ import SGTestSupport
             year: 2026, allowance: .days(23), carriedOver: .days(5), expired: .days(3), carryOverExpiresOn: Fixture.date("2026-03-31"),
             approved: .days(4), pending: .days(2)))
         #expect(try await services.holidays.balance(employeeID: 1, year: 2027).approved == .days(5))
+        let (kept, counted) = try await Self.heldDays(database)
+        #expect(kept == counted && kept == [[1, 2026, 8, 4, 4], [1, 2027, 10, 0, 10]])
         // The history is still append-only, and the per-year days fixed.
         await #expect(throws: (any Error).self) {
             try await database.write { (db: Database) in try db.execute(sql: "UPDATE holiday_request_days SET halves = 1") }

@@ -8,8 +8,8 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
     /// The employee's own working weeks (part time), by the day each starts.
     func workingWeekChanges(employeeID: Int64) throws -> [WorkingWeekChange]
-    /// What the balance over the years reads of one employee (`LedgerRecords`), with `policy`'s expiry date.
-    func ledgerRecords(employeeID: Int64, policy: CarryOverPolicy) throws -> LedgerRecords
+    /// What the balance over the years reads of one employee (`LedgerRecords`), as of the company's carry-over expiry.
+    func ledgerRecords(employeeID: Int64) throws -> LedgerRecords
     /// Employees holding (pending or approved) days of a type drawing on the allowance, in any year.
     func employeesHoldingDays() throws -> [Int64]
     /// The employee's allowance history (of one year, or all), oldest first.

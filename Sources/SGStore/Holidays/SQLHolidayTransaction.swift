@@ -117,8 +117,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try Rows.daysByYear(connection, requestID: requestID)
     }
 
-    func ledgerRecords(employeeID: Int64, policy: CarryOverPolicy) throws -> LedgerRecords {
-        let expiry = "-" + policy.expiryCode
+    func ledgerRecords(employeeID: Int64) throws -> LedgerRecords {
         var records: [Int: YearRecord] = [:]
         let created = try connection.with("SELECT substr(created_at, 1, 4) FROM employees WHERE id = ?") { statement in
             statement.bind(1, employeeID)
@@ -134,38 +133,37 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(1, employeeID)
             while try statement.step() { records[statement.int(0), default: YearRecord()].adjusted = HalfDays(halves: statement.int(1)) }
         }
-        // Held days by year and status, and those of requests ending by the year's expiry.
+        // Kept by the schema's triggers with every move (0010_held_days.sql).
         try connection.with(
-            """
-            SELECT d.year, r.status = 'approved', SUM(d.halves),
-                   SUM(CASE WHEN r.end_date <= printf('%04d', d.year) || ?2 THEN d.halves ELSE 0 END)
-            FROM holiday_request_days d
-            \(Rows.drawingTypes)
-            JOIN holiday_requests r ON r.id = d.request_id
-            WHERE d.employee_id = ?1 AND \(Rows.holdsDays)
-            GROUP BY d.year, r.status
-            """
+            "SELECT year, approved_halves, pending_halves, by_expiry_halves FROM held_days WHERE employee_id = ?"
         ) { statement in
             statement.bind(1, employeeID)
-            statement.bind(2, expiry)
             while try statement.step() {
-                let year = statement.int(0), halves = HalfDays(halves: statement.int(2))
-                if statement.bool(1) { records[year, default: YearRecord()].held.approved = halves } else { records[year, default: YearRecord()].held.pending = halves }
-                records[year, default: YearRecord()].heldByExpiry += HalfDays(halves: statement.int(3))
+                let year = statement.int(0)
+                records[year, default: YearRecord()].held = HeldDays(
+                    approved: HalfDays(halves: statement.int(1)), pending: HalfDays(halves: statement.int(2)))
+                records[year, default: YearRecord()].heldByExpiry = HalfDays(halves: statement.int(3))
             }
         }
+        // Requests running across an expiry: a request covers at most 366 days, so one that starts in year Y runs
+        // across Y's expiry or Y + 1's. Read from holiday_requests_employee alone; the table only for those found.
         let across = try connection.with(
             """
+            WITH expiry(suffix) AS (SELECT '-' || carry_over_expiry FROM company WHERE id = 1),
+            across(id) AS MATERIALIZED (
+                SELECT r.id FROM holiday_requests r, expiry
+                WHERE r.employee_id = ?1 AND \(Rows.holdsDays)
+                  AND CASE WHEN substr(r.start_date, 1, 4) = substr(r.end_date, 1, 4)
+                      THEN substr(r.start_date, 5) <= expiry.suffix AND substr(r.end_date, 5) > expiry.suffix
+                      ELSE substr(r.start_date, 5) <= expiry.suffix OR substr(r.end_date, 5) > expiry.suffix END)
             SELECT \(Rows.requestColumns), d.year, d.halves
-            FROM holiday_request_days d
-            \(Rows.drawingTypes)
-            JOIN holiday_requests r ON r.id = d.request_id
-            WHERE d.employee_id = ?1 AND \(Rows.holdsDays)
-              AND r.start_date <= printf('%04d', d.year) || ?2 AND r.end_date > printf('%04d', d.year) || ?2
+            FROM across JOIN holiday_requests r ON r.id = across.id
+            JOIN holiday_request_days d ON d.request_id = r.id
+            \(Rows.drawingTypes), expiry
+            WHERE r.start_date <= printf('%04d', d.year) || expiry.suffix AND r.end_date > printf('%04d', d.year) || expiry.suffix
             """
         ) { statement -> [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)] in
             statement.bind(1, employeeID)
-            statement.bind(2, expiry)
             var found: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)] = []
             while try statement.step() {
                 found.append((
@@ -212,13 +210,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
 
     func employeesHoldingDays() throws -> [Int64] {
         try connection.with(
-            """
-            SELECT DISTINCT d.employee_id FROM holiday_request_days d
-            \(Rows.drawingTypes)
-            JOIN holiday_requests r ON r.id = d.request_id
-            WHERE \(Rows.holdsDays)
-            ORDER BY d.employee_id
-            """
+            "SELECT DISTINCT employee_id FROM held_days WHERE approved_halves > 0 OR pending_halves > 0 ORDER BY employee_id"
         ) { statement in
             var ids: [Int64] = []
             while try statement.step() { ids.append(statement.int64(0)) }
