@@ -42,6 +42,7 @@ let package = Package(
                 .embedInCode("0008_carry_over.sql"),
                 .embedInCode("0009_working_weeks.sql"),
                 .embedInCode("0010_held_days.sql"),
+                .embedInCode("0011_holiday_calendars.sql"),
             ],
             swiftSettings: strict
         ),

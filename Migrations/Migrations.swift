@@ -25,5 +25,7 @@ public enum SchemaMigrations {
         Migration(identifier: "0008_carry_over", sql: String(decoding: PackageResources._008_carry_over_sql, as: UTF8.self)),
         Migration(identifier: "0009_working_weeks", sql: String(decoding: PackageResources._009_working_weeks_sql, as: UTF8.self)),
         Migration(identifier: "0010_held_days", sql: String(decoding: PackageResources._010_held_days_sql, as: UTF8.self)),
+        Migration(
+            identifier: "0011_holiday_calendars", sql: String(decoding: PackageResources._011_holiday_calendars_sql, as: UTF8.self)),
     ]
 }

@@ -51,6 +51,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     CompanyController(services: services).addRoutes(to: authenticated)
     WebhooksController(services: services).addRoutes(to: authenticated)
     LeaveTypesController(services: services).addRoutes(to: authenticated)
+    HolidayCalendarsController(services: services).addRoutes(to: authenticated)
 
     // Last, after every route: it only wraps the not-found responder.
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))

@@ -123,7 +123,35 @@ struct AllowanceCommand: AsyncParsableCommand {
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage local accounts and employees' working weeks.",
-        subcommands: [Add.self, List.self, Deactivate.self, Password.self, WorkingWeekCommand.self, WorkingWeeks.self])
+        subcommands: [
+            Add.self, List.self, Deactivate.self, Password.self, WorkingWeekCommand.self, WorkingWeeks.self, HolidayCalendarCommand.self,
+        ])
+
+    struct HolidayCalendarCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "holiday-calendar",
+            abstract: "Show the holiday calendar an employee belongs to, or move them to another (id or name).",
+            discussion: "Requests already made keep the working days they were counted with.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Argument(help: "The calendar to move them to (id or name); leave out to show theirs.") var calendar: String?
+
+        func run() async throws {
+            try await running {
+                let services = try global.services()
+                let employee = try await findEmployee(services, username)
+                let actor = try await global.actor(services)
+                if let calendar {
+                    let target = try await services.company.holidayCalendar(calendar)
+                    _ = try await services.company.setHolidayCalendar(ofEmployee: employee.id, to: target.id, by: actor)
+                    printOut("\(employee.username) now belongs to holiday calendar \(target.id) (\(target.name)).\n")
+                } else {
+                    let current = try await services.company.holidayCalendar(ofEmployee: employee.id, by: actor)
+                    printOut("\(employee.username) belongs to holiday calendar \(current.id) (\(current.name)).\n")
+                }
+            }
+        }
+    }
 
     struct WorkingWeekCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -272,7 +300,8 @@ func readPasswordLine() throws -> String {
 
 struct HolidaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "holidays", abstract: "Manage the company's public holidays.", subcommands: [Add.self, List.self])
+        commandName: "holidays", abstract: "Manage the company's public holidays and their calendars (per office or region).",
+        subcommands: [Add.self, List.self, Calendar.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -280,13 +309,16 @@ struct HolidaysCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The date, YYYY-MM-DD.") var date: String
         @Argument(help: "Its name.") var name: String
+        @Option(help: "The holiday calendar (id or name); default: the first.") var calendar: String?
 
         func run() async throws {
             try await running {
                 let day = try CalendarDate.parse(date, field: "date")
                 let services = try global.services()
-                try await services.company.addPublicHoliday(PublicHoliday(date: day, name: name), by: try await global.actor(services))
-                printOut("\(day) is now a public holiday: \(name).\n")
+                let target = try await services.company.holidayCalendar(calendar ?? String(HolidayCalendar.defaultID))
+                try await services.company.addPublicHoliday(
+                    PublicHoliday(date: day, name: name), calendarID: target.id, by: try await global.actor(services))
+                printOut("\(day) is now a public holiday in \(target.name): \(name).\n")
             }
         }
     }
@@ -295,14 +327,84 @@ struct HolidaysCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List public holidays.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "Only this year.") var year: Int?
+        @Option(help: "The holiday calendar (id or name); default: the first.") var calendar: String?
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
             try await running {
                 if let year { try HolidayService.checkYear(year) }
                 let services = try global.services()
-                let holidays = try await services.company.publicHolidays(year: year)
+                let target = try await services.company.holidayCalendar(calendar ?? String(HolidayCalendar.defaultID))
+                let holidays = try await services.company.publicHolidays(year: year, calendarID: target.id)
                 printOut(Output(columns: ["date", "name"], rows: holidays.map { [.text($0.date.description), .text($0.name)] }).render(format))
+            }
+        }
+    }
+
+    struct Calendar: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Manage holiday calendars; `sgadmin user holiday-calendar` says who belongs to which.",
+            subcommands: [CalendarList.self, CalendarAdd.self, CalendarRename.self, CalendarRemove.self])
+    }
+
+    struct CalendarList: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List holiday calendars.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() async throws {
+            try await running {
+                let calendars = try await global.services().company.holidayCalendars()
+                printOut(Output(
+                    columns: ["id", "name", "employees"],
+                    rows: calendars.map { [.number(Int($0.id)), .text($0.name), .number($0.employeeCount)] }
+                ).render(format))
+            }
+        }
+    }
+
+    struct CalendarAdd: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an empty holiday calendar.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Its name.") var name: String
+
+        func run() async throws {
+            try await running {
+                let services = try global.services()
+                let created = try await services.company.createHolidayCalendar(name: name, by: try await global.actor(services))
+                printOut("Holiday calendar \(created.id) (\(created.name)) added.\n")
+            }
+        }
+    }
+
+    struct CalendarRename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a holiday calendar.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The calendar (id or name).") var calendar: String
+        @Argument(help: "Its new name.") var name: String
+
+        func run() async throws {
+            try await running {
+                let services = try global.services()
+                let target = try await services.company.holidayCalendar(calendar)
+                let renamed = try await services.company.renameHolidayCalendar(id: target.id, to: name, by: try await global.actor(services))
+                printOut("Holiday calendar \(renamed.id) is now \(renamed.name).\n")
+            }
+        }
+    }
+
+    struct CalendarRemove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a holiday calendar no employee belongs to, with its public holidays.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The calendar (id or name).") var calendar: String
+
+        func run() async throws {
+            try await running {
+                let services = try global.services()
+                let target = try await services.company.holidayCalendar(calendar)
+                try await services.company.deleteHolidayCalendar(id: target.id, by: try await global.actor(services))
+                printOut("Holiday calendar \(target.id) (\(target.name)) removed.\n")
             }
         }
     }

@@ -54,6 +54,18 @@ public enum DemoCompany {
             }
         }
 
+        // A second office with its own public holidays.
+        let barcelona = try await services.company.createHolidayCalendar(name: "Barcelona office", by: admin)
+        for year in [today.year, today.year + 1] {
+            for (month, day, name) in [(1, 1, "New Year's Day"), (6, 24, "Sant Joan"), (9, 11, "Diada"), (12, 25, "Christmas Day")] {
+                try await services.company.addPublicHoliday(
+                    PublicHoliday(date: CalendarDate(year: year, month: month, day: day)!, name: name), calendarID: barcelona.id, by: admin)
+            }
+        }
+        for username in ["jose", "carmen"] {
+            _ = try await services.company.setHolidayCalendar(ofEmployee: ids[username]!, to: barcelona.id, by: admin)
+        }
+
         let service = services.holidays
         func weekday(_ month: Int, _ day: Int, in year: Int = today.year) -> CalendarDate {
             var date = CalendarDate(year: year, month: month, day: day)!

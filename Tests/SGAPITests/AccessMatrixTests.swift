@@ -75,6 +75,13 @@ import SGTestSupport
         Row(.get, "/v1/leave-types/{leaveType}",                                    401, 200, 200, 200, 401),
         Row(.patch, "/v1/leave-types/{leaveType}", body: Body.retire,               401, 403, 403, 200, 401),
         Row(.delete, "/v1/leave-types/{leaveType}",                                 401, 403, 403, 204, 401),
+        Row(.get, "/v1/holiday-calendars",                                          401, 200, 200, 200, 401),
+        Row(.post, "/v1/holiday-calendars", body: Body.calendar,                    401, 403, 403, 201, 401),
+        Row(.patch, "/v1/holiday-calendars/{calendar}", body: Body.calendarName,    401, 403, 403, 200, 401),
+        Row(.delete, "/v1/holiday-calendars/{calendar}",                            401, 403, 403, 204, 401),
+        Row(.get, "/v1/public-holidays?calendar={calendar}",                        401, 200, 200, 200, 401),
+        Row(.get, "/v1/employees/{alice}/holiday-calendar",                         401, 200, 403, 200, 401),
+        Row(.put, "/v1/employees/{alice}/holiday-calendar", body: Body.assignment,  401, 403, 403, 200, 401),
     ]
 
     enum Caller: String, CaseIterable, Sendable {
@@ -103,6 +110,9 @@ import SGTestSupport
         static let webhook = #"{"url":"https://hooks.example.com/matrix","events":["holiday.approved"]}"#
         static let leaveType = #"{"name":"training","yearlyCap":5}"#
         static let retire = #"{"retired":true}"#
+        static let calendar = #"{"name":"Lisbon office"}"#
+        static let calendarName = #"{"name":"Porto office"}"#
+        static let assignment = #"{"calendarId":1}"#
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -154,6 +164,8 @@ import SGTestSupport
                     try await client.call(.post, "/v1/webhooks", token: admin, json: Body.webhook).json["id"] as? Int)
                 let leaveType = try #require(
                     try await client.call(.post, "/v1/leave-types", token: admin, json: #"{"name":"parental"}"#).json["id"] as? Int)
+                let calendar = try #require(
+                    try await client.call(.post, "/v1/holiday-calendars", token: admin, json: #"{"name":"Matrix region"}"#).json["id"] as? Int)
                 let device = "alice-device-0001"
                 #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: #"{"token":"\#(device)","platform":"android"}"#).status == .created)
                 #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.png()).status == .ok)
@@ -176,6 +188,7 @@ import SGTestSupport
                     .replacingOccurrences(of: "{device}", with: device)
                     .replacingOccurrences(of: "{webhook}", with: String(webhook))
                     .replacingOccurrences(of: "{leaveType}", with: String(leaveType))
+                    .replacingOccurrences(of: "{calendar}", with: String(calendar))
                 let reply = row.body == Body.photo
                     ? try await client.send(row.method, path, token: token, bytes: TestImages.png())
                     : try await client.call(row.method, path, token: token, json: row.body)

@@ -193,4 +193,51 @@ import SGTestSupport
             #expect(try await h.fixture.count("leave_types") == 3)
         }
     }
+
+    @Test func holidayCalendarsOverTheAPI() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let admin = try await client.login("admin")
+            let created = try await client.call(.post, "/v1/holiday-calendars", token: admin, json: #"{"name":"Lisbon office"}"#)
+            #expect(created.status == .created && created.headers[.location] == "/v1/holiday-calendars/2")
+            #expect(created.json["name"] as? String == "Lisbon office" && created.json["employees"] as? Int == 0)
+            try await h.fixture.services.company.addPublicHoliday(
+                PublicHoliday(date: Fixture.date("2026-06-10"), name: "Dia de Portugal"), calendarID: 2, by: h.fixture.admin.actor)
+            let moved = try await client.call(.put, "/v1/employees/\(h.fixture.alice.id)/holiday-calendar", token: admin, json: #"{"calendarId":2}"#)
+            #expect(moved.status == .ok && moved.json["id"] as? Int == 2 && moved.json["employees"] as? Int == 1)
+            let mine = try await client.call(.get, "/v1/employees/\(h.fixture.alice.id)/holiday-calendar", token: alice)
+            #expect(mine.json["name"] as? String == "Lisbon office")
+            // Her public holidays are her calendar's unless she asks for another.
+            let holidays = try await client.call(.get, "/v1/public-holidays?year=2026", token: alice)
+            #expect(String(decoding: holidays.body, as: UTF8.self) == #"[{"date":"2026-06-10","name":"Dia de Portugal"}]"#)
+            let first = try await client.call(.get, "/v1/public-holidays?year=2026&calendar=1", token: alice)
+            #expect(String(decoding: first.body, as: UTF8.self) == "[]")
+            // 8 to 12 June 2026: four working days in Lisbon.
+            let request = try await client.call(
+                .post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-06-08","endDate":"2026-06-12"}"#)
+            #expect(request.status == .created && request.json["workingDays"] as? Int == 4)
+            // Bad input: each a problem, nothing written.
+            let bad: [(HTTPRequest.Method, String, String?, HTTPResponse.Status)] = [
+                (.post, "/v1/holiday-calendars", #"{"name":"lisbon OFFICE"}"#, .conflict),
+                (.post, "/v1/holiday-calendars", #"{"name":"123"}"#, .unprocessableContent),
+                (.post, "/v1/holiday-calendars", #"{"name":"x","extra":1}"#, .unprocessableContent),
+                (.post, "/v1/holiday-calendars", #"{}"#, .unprocessableContent),
+                (.patch, "/v1/holiday-calendars/99", #"{"name":"Nowhere"}"#, .notFound),
+                (.delete, "/v1/holiday-calendars/1", nil, .conflict),
+                (.delete, "/v1/holiday-calendars/2", nil, .conflict),
+                (.put, "/v1/employees/\(h.fixture.alice.id)/holiday-calendar", #"{"calendarId":99}"#, .unprocessableContent),
+                (.put, "/v1/employees/9999/holiday-calendar", #"{"calendarId":1}"#, .notFound),
+                (.get, "/v1/public-holidays?calendar=99", nil, .notFound),
+                (.get, "/v1/public-holidays?calendar=x", nil, .unprocessableContent),
+            ]
+            for (method, path, body, status) in bad {
+                let reply = try await client.call(method, path, token: admin, json: body)
+                #expect(reply.status == status && reply.isProblem, "\(method) \(path) \(body ?? ""): \(String(decoding: reply.body, as: UTF8.self))")
+            }
+            let calendars = try await client.call(.get, "/v1/holiday-calendars", token: alice)
+            #expect(String(decoding: calendars.body, as: UTF8.self)
+                == #"[{"employees":3,"id":1,"name":"default"},{"employees":1,"id":2,"name":"Lisbon office"}]"#)
+        }
+    }
 }

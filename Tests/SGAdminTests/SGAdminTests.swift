@@ -218,6 +218,41 @@ struct AdminCLI {
         #expect(try await !f.services.leaveTypes.leaveType(id: 4).isRetired)
     }
 
+    @Test func keepsRegionalHolidayCalendars() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let add = try cli.run(["holidays", "calendar", "add", "Munich office"])
+        #expect(add.status == 0 && add.stdout == "Holiday calendar 2 (Munich office) added.\n", "\(add.stdout)\(add.stderr)")
+        let day = f.weekday(14)
+        let local = try cli.run(["holidays", "add", "\(day)", "Local feast", "--calendar", "munich office"])
+        #expect(local.status == 0 && local.stdout.contains("public holiday in Munich office"), "\(local.stderr)")
+        let move = try cli.run(["user", "holiday-calendar", "bob", "2"])
+        #expect(move.status == 0 && move.stdout == "bob now belongs to holiday calendar 2 (Munich office).\n", "\(move.stderr)")
+        #expect(try cli.run(["user", "holiday-calendar", "bob"]).stdout == "bob belongs to holiday calendar 2 (Munich office).\n")
+        let list = try cli.run(["holidays", "calendar", "list", "--format", "csv"])
+        #expect(list.stdout == "id,name,employees\r\n1,default,3\r\n2,Munich office,1\r\n", "\(list.stdout)")
+        #expect(try cli.run(["holidays", "list", "--calendar", "2", "--format", "csv"]).stdout.contains("\(day),Local feast"))
+        #expect(try !cli.run(["holidays", "list", "--format", "csv"]).stdout.contains("Local feast"))
+        // Bob's day off is a holiday in his calendar; alice's is a working day.
+        let bobs = try await f.service.createRequest(for: f.bob.id, start: day, end: day.adding(days: 1)!, comment: "", actor: f.bob.actor)
+        let alices = try await f.service.createRequest(for: f.alice.id, start: day, end: day.adding(days: 1)!, comment: "", actor: f.alice.actor)
+        #expect(bobs.duration == .days(1) && alices.duration == .days(2))
+        for bad in [["holidays", "calendar", "add", "munich OFFICE"], ["holidays", "calendar", "add", "42"],
+                    ["holidays", "calendar", "remove", "2"], ["holidays", "calendar", "remove", "default"],
+                    ["holidays", "calendar", "rename", "nowhere", "X"], ["user", "holiday-calendar", "bob", "nowhere"],
+                    ["holidays", "add", "\(day)", "Again", "--calendar", "2"], ["holidays", "list", "--calendar", "9"]] {
+            let refused = try cli.run(bad)
+            #expect(refused.status != 0 && !refused.stderr.isEmpty && refused.stdout.isEmpty, "\(bad): \(refused.stdout)")
+        }
+        #expect(try cli.run(["holidays", "calendar", "rename", "2", "Bavaria"]).stdout == "Holiday calendar 2 is now Bavaria.\n")
+        #expect(try cli.run(["user", "holiday-calendar", "bob", "default"]).status == 0)
+        let remove = try cli.run(["holidays", "calendar", "remove", "Bavaria"])
+        #expect(remove.status == 0 && remove.stdout == "Holiday calendar 2 (Bavaria) removed.\n", "\(remove.stderr)")
+        #expect(try await f.services.company.holidayCalendars().map(\.id) == [1])
+    }
+
     @Test func adjustsAllowancesAndShowsTheirHistory() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }

@@ -431,6 +431,63 @@ import SGTestSupport
         #expect(!ids.isEmpty)
     }
 
+    /// Regional public holidays: each employee's requests skip their own calendar's holidays; moving an employee
+    /// leaves the requests they made alone; calendars in use or the first one are not deleted.
+    @Test func durationsFollowTheEmployeesHolidayCalendar() async throws {
+        let f = try await Fixture.make()
+        let company = f.services.company
+        let munich = try await company.createHolidayCalendar(name: "  Munich office ", by: f.admin.actor)
+        #expect(munich.name == "Munich office" && munich.employeeCount == 0)
+        // 24 August 2026 is a Monday: a holiday in Munich only; 25 August in the first calendar only.
+        try await company.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-08-24"), name: "Local feast"), calendarID: munich.id, by: f.admin.actor)
+        try await company.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-08-25"), name: "Other feast"), by: f.admin.actor)
+        // The same day may be a holiday in two calendars, but not twice in one.
+        try await company.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-08-25"), name: "Both"), calendarID: munich.id, by: f.admin.actor)
+        await #expect(throws: SGError.self) {
+            try await company.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-08-24"), name: "Again"), calendarID: munich.id, by: f.admin.actor)
+        }
+        #expect(try await company.setHolidayCalendar(ofEmployee: f.bob.id, to: munich.id, by: f.admin.actor).employeeCount == 1)
+        let week = try LeavePeriod(start: Fixture.date("2026-08-24"), end: Fixture.date("2026-08-28"))
+        let bobs = try await f.service.createRequest(for: f.bob.id, period: week, comment: "", actor: f.bob.actor)
+        let alices = try await f.service.createRequest(for: f.alice.id, period: week, comment: "", actor: f.alice.actor)
+        #expect(bobs.duration == .days(3) && alices.duration == .days(4))
+        #expect(try await company.publicHolidays(year: 2026, ofEmployee: f.bob.id).map(\.name) == ["Local feast", "Both"])
+        #expect(try await company.publicHolidays(year: 2026, ofEmployee: f.alice.id).map(\.name) == ["Other feast"])
+        // Moving bob back keeps the days his request was counted with; his next request counts the first calendar.
+        _ = try await company.setHolidayCalendar(ofEmployee: f.bob.id, to: HolidayCalendar.defaultID, by: f.admin.actor)
+        #expect(try await f.service.requestDetail(id: bobs.id, by: f.admin.actor).request.duration == .days(3))
+        let next = try await f.service.createRequest(
+            for: f.bob.id, period: try LeavePeriod(start: Fixture.date("2026-08-31"), end: Fixture.date("2026-09-04")), comment: "",
+            actor: f.bob.actor)
+        #expect(next.duration == .days(5))
+        #expect(try await company.holidayCalendar(ofEmployee: f.bob.id, by: f.bob.actor).id == HolidayCalendar.defaultID)
+        // Rules: only admins; names unique without case and not only digits; the first calendar and calendars in use stay.
+        await #expect(throws: SGError.forbidden("Only an admin can move an employee to another holiday calendar.")) {
+            try await company.setHolidayCalendar(ofEmployee: f.alice.id, to: munich.id, by: f.alice.actor)
+        }
+        await #expect(throws: SGError.forbidden("Only an admin can read another employee's holiday calendar.")) {
+            try await company.holidayCalendar(ofEmployee: f.bob.id, by: f.alice.actor)
+        }
+        for name in ["munich OFFICE", "2026", "", "a\nb", String(repeating: "x", count: 61)] {
+            await #expect(throws: SGError.self) { try await company.createHolidayCalendar(name: name, by: f.admin.actor) }
+        }
+        await #expect(throws: SGError.invalid(field: "calendarId", message: "there is no holiday calendar 99")) {
+            try await company.setHolidayCalendar(ofEmployee: f.alice.id, to: 99, by: f.admin.actor)
+        }
+        _ = try await company.setHolidayCalendar(ofEmployee: f.alice.id, to: munich.id, by: f.admin.actor)
+        await #expect(throws: SGError.self) { try await company.deleteHolidayCalendar(id: munich.id, by: f.admin.actor) }
+        await #expect(throws: SGError.self) { try await company.deleteHolidayCalendar(id: HolidayCalendar.defaultID, by: f.admin.actor) }
+        _ = try await company.setHolidayCalendar(ofEmployee: f.alice.id, to: HolidayCalendar.defaultID, by: f.admin.actor)
+        #expect(try await company.renameHolidayCalendar(id: munich.id, to: "Bavaria", by: f.admin.actor).name == "Bavaria")
+        try await company.deleteHolidayCalendar(id: munich.id, by: f.admin.actor)
+        #expect(try await company.holidayCalendars().map(\.name) == ["default"])
+        let left = try await f.database.read { (db: Database) in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM public_holidays WHERE calendar_id = ?", arguments: [munich.id]) }
+        #expect(left == 0)
+        await #expect(throws: SGError.notFound("Holiday calendar \(munich.id) does not exist.")) {
+            try await company.publicHolidays(year: 2026, calendarID: munich.id)
+        }
+    }
+
     @Test func racingRequestsForTheLastHalfDayNeverOverspend() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }
@@ -478,6 +535,7 @@ import SGTestSupport
                            (3, 1, '2026-04-01', '2026-04-01', 1, 'cancelled', '', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z');
                     INSERT INTO holiday_request_days (request_id, employee_id, year, days) VALUES
                         (1, 1, 2026, 4), (1, 1, 2027, 5), (2, 1, 2026, 2), (3, 1, 2026, 1);
+                    INSERT INTO public_holidays (date, name) VALUES ('2026-12-25', 'Christmas Day');
                     INSERT INTO holiday_events (request_id, from_status, to_status, actor, at) VALUES
                         (1, NULL, 'pending', 'alice', '2026-11-01T00:00:00.000Z'),
                         (1, 'pending', 'approved', 'admin', '2026-11-01T00:00:00.000Z');
@@ -504,6 +562,9 @@ import SGTestSupport
         #expect(try await services.holidays.balance(employeeID: 1, year: 2027).approved == .days(5))
         let (kept, counted) = try await Self.heldDays(database)
         #expect(kept == counted && kept == [[1, 2026, 8, 4, 4], [1, 2027, 10, 0, 10]])
+        // The public holidays kept so far are the first calendar's, and everyone belongs to it.
+        #expect(try await services.company.publicHolidays(year: 2026, ofEmployee: 1) == [PublicHoliday(date: Fixture.date("2026-12-25"), name: "Christmas Day")])
+        #expect(try await services.company.holidayCalendars() == [HolidayCalendar(id: 1, name: "default", employeeCount: 1)])
         // The history is still append-only, and the per-year days fixed.
         await #expect(throws: (any Error).self) {
             try await database.write { (db: Database) in try db.execute(sql: "UPDATE holiday_request_days SET halves = 1") }

@@ -43,6 +43,18 @@ extension DTO {
         }
     }
 
+    struct HolidayCalendarBody: Encodable {
+        let id: Int64
+        let name: String
+        let employees: Int
+
+        init(_ calendar: HolidayCalendar) {
+            id = calendar.id
+            name = calendar.name
+            employees = calendar.employeeCount
+        }
+    }
+
     struct Health: Encodable {
         let status: String
         let schema: [String]

@@ -55,10 +55,14 @@ struct CompanyController {
             return try JSON.response(DTO.CompanyBody(try await services.company.updateCompany(body.patch, by: admin.actor)))
         }
 
-        /// The company's public holidays of a year (default: this year).
-        group.get("/public-holidays") { request, _ in
+        /// The public holidays of a year (default: this year) in a calendar (default: the caller's).
+        group.get("/public-holidays") { request, context in
+            let employee = try context.requireEmployee()
             let year = try await services.company.year(try request.integerQuery("year", in: HolidayService.supportedYears))
-            return try JSON.response(try await services.company.publicHolidays(year: year).map(DTO.PublicHolidayBody.init))
+            let calendar = try request.integerQuery("calendar", in: 1...Int.max).map(Int64.init)
+            return try JSON.response(
+                try await services.company.publicHolidays(year: year, calendarID: calendar, ofEmployee: employee.id)
+                    .map(DTO.PublicHolidayBody.init))
         }
     }
 }

@@ -20,6 +20,12 @@ extension KeyedDecodingContainer where Key == AnyKey {
         return try decode(type, forKey: key)
     }
 
+    /// A value that must be present and not null.
+    func required<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
+        guard let value = try optional(type, name) else { throw SGError.invalid(field: name, message: "is required") }
+        return value
+    }
+
     /// Absent: keep; `null`: clear; a value: set.
     func change<T: Decodable & Sendable & Equatable>(_ type: T.Type, _ name: String) throws -> Change<T> {
         let key = AnyKey(name)

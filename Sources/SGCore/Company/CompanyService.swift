@@ -74,25 +74,136 @@ public struct CompanyService: Sendable {
         }
     }
 
-    // MARK: Public holidays
+    // MARK: Public holidays and their calendars
 
-    /// The public holidays of `year`, or of every year when nil, by date.
-    public func publicHolidays(year: Int?) async throws -> [PublicHoliday] {
+    /// A calendar's public holidays of `year`, or of every year when nil, by date. The calendar is `calendarID`,
+    /// else the one `employeeID` belongs to, else the first.
+    public func publicHolidays(year: Int?, calendarID: Int64? = nil, ofEmployee employeeID: Int64? = nil) async throws -> [PublicHoliday] {
         if let year { try HolidayService.checkYear(year) }
         let start = year.flatMap(CalendarDate.firstOfYear) ?? CalendarDate.firstOfYear(HolidayService.supportedYears.lowerBound)!
         let end = year.flatMap(CalendarDate.lastOfYear) ?? CalendarDate.lastOfYear(HolidayService.supportedYears.upperBound)!
-        return try await store.read { tx in try tx.publicHolidayList(from: start, to: end) }
+        return try await store.read { tx in
+            let calendar = try calendarID.map { try Self.existingCalendar(tx, id: $0).id }
+                ?? employeeID.flatMap { try tx.holidayCalendarID(employeeID: $0) } ?? HolidayCalendar.defaultID
+            return try tx.publicHolidayList(calendarID: calendar, from: start, to: end)
+        }
     }
 
-    /// Adds a public holiday. Requests already made keep the working days they were counted with.
-    public func addPublicHoliday(_ holiday: PublicHoliday, by actor: Actor) async throws {
+    /// Adds a public holiday to a calendar (default: the first). Requests already made keep the working days they
+    /// were counted with.
+    public func addPublicHoliday(_ holiday: PublicHoliday, calendarID: Int64 = HolidayCalendar.defaultID, by actor: Actor) async throws {
         guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change public holidays.") }
         let name = try TextRules.line(holiday.name, field: "name", maximum: PublicHoliday.maximumNameLength)
         try await store.write { tx in
-            if let existing = try tx.publicHolidayList(from: holiday.date, to: holiday.date).first {
-                throw SGError.conflict("\(holiday.date) is already a public holiday (\(existing.name)).")
+            let calendar = try Self.existingCalendar(tx, id: calendarID)
+            if let existing = try tx.publicHolidayList(calendarID: calendar.id, from: holiday.date, to: holiday.date).first {
+                throw SGError.conflict("\(holiday.date) is already a public holiday in '\(calendar.name)' (\(existing.name)).")
             }
-            try tx.insertPublicHoliday(PublicHoliday(date: holiday.date, name: name))
+            try tx.insertPublicHoliday(PublicHoliday(date: holiday.date, name: name), calendarID: calendar.id)
+        }
+    }
+
+    /// Every holiday calendar, by id, with how many employees belong to each.
+    public func holidayCalendars() async throws -> [HolidayCalendar] {
+        try await store.read { tx in try tx.holidayCalendars() }
+    }
+
+    /// The calendar named by `reference`: its id, or its name (without case).
+    public func holidayCalendar(_ reference: String) async throws -> HolidayCalendar {
+        try await store.read { tx in
+            if let id = Int64(reference), let calendar = try tx.holidayCalendar(id: id) { return calendar }
+            guard let calendar = try tx.holidayCalendar(named: reference) else {
+                throw SGError.notFound("There is no holiday calendar '\(reference)'.")
+            }
+            return calendar
+        }
+    }
+
+    public func createHolidayCalendar(name: String, by actor: Actor) async throws -> HolidayCalendar {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change holiday calendars.") }
+        let name = try Self.checkCalendarName(name)
+        return try await store.write { tx in
+            try Self.requireFreeCalendarName(tx, name, except: nil)
+            return try tx.insertHolidayCalendar(name: name)
+        }
+    }
+
+    public func renameHolidayCalendar(id: Int64, to name: String, by actor: Actor) async throws -> HolidayCalendar {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change holiday calendars.") }
+        let name = try Self.checkCalendarName(name)
+        return try await store.write { tx in
+            var calendar = try Self.existingCalendar(tx, id: id)
+            try Self.requireFreeCalendarName(tx, name, except: id)
+            try tx.renameHolidayCalendar(id: id, to: name)
+            calendar.name = name
+            return calendar
+        }
+    }
+
+    /// Deletes a calendar with its public holidays, once no employee belongs to it. The first calendar, where new
+    /// employees start, stays.
+    public func deleteHolidayCalendar(id: Int64, by actor: Actor) async throws {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change holiday calendars.") }
+        try await store.write { tx in
+            let calendar = try Self.existingCalendar(tx, id: id)
+            if id == HolidayCalendar.defaultID {
+                throw SGError.conflict("'\(calendar.name)' is the calendar new employees start in; it cannot be deleted.")
+            }
+            if calendar.employeeCount > 0 {
+                throw SGError.conflict(
+                    "\(calendar.employeeCount) employee\(calendar.employeeCount == 1 ? " belongs" : "s belong") to '\(calendar.name)'. "
+                        + "Move them to another calendar first.")
+            }
+            try tx.deleteHolidayCalendar(id: id)
+        }
+    }
+
+    /// The calendar an employee belongs to: their own, or anyone's for an admin.
+    public func holidayCalendar(ofEmployee employeeID: Int64, by actor: Actor) async throws -> HolidayCalendar {
+        guard actor.isAdmin || actor.employeeID == employeeID else {
+            throw SGError.forbidden("Only an admin can read another employee's holiday calendar.")
+        }
+        return try await store.read { tx in
+            guard let id = try tx.holidayCalendarID(employeeID: employeeID) else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            return try Self.existingCalendar(tx, id: id)
+        }
+    }
+
+    /// Moves an employee to another calendar. Their requests already made keep the working days they were counted
+    /// with; new ones skip the new calendar's public holidays.
+    public func setHolidayCalendar(ofEmployee employeeID: Int64, to calendarID: Int64, by actor: Actor) async throws -> HolidayCalendar {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can move an employee to another holiday calendar.") }
+        return try await store.write { tx in
+            guard try tx.holidayCalendarID(employeeID: employeeID) != nil else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            guard try tx.holidayCalendar(id: calendarID) != nil else {
+                throw SGError.invalid(field: "calendarId", message: "there is no holiday calendar \(calendarID)")
+            }
+            try tx.setHolidayCalendar(employeeID: employeeID, calendarID: calendarID)
+            return try Self.existingCalendar(tx, id: calendarID)
+        }
+    }
+
+    static func existingCalendar(_ tx: any HolidayReading, id: Int64) throws -> HolidayCalendar {
+        guard let calendar = try tx.holidayCalendar(id: id) else { throw SGError.notFound("Holiday calendar \(id) does not exist.") }
+        return calendar
+    }
+
+    static func checkCalendarName(_ name: String) throws -> String {
+        let name = try TextRules.line(name, field: "name", maximum: HolidayCalendar.maximumNameLength)
+        // A name of digits would read as an id where sgadmin takes either.
+        guard !name.allSatisfy(\.isNumber) else {
+            throw SGError.invalid(field: "name", message: "a calendar name needs a letter, not only digits")
+        }
+        return name
+    }
+
+    static func requireFreeCalendarName(_ tx: any HolidayReading, _ name: String, except id: Int64?) throws {
+        if let other = try tx.holidayCalendar(named: name), other.id != id {
+            throw SGError.conflict("There is already a holiday calendar named '\(other.name)'.")
         }
     }
 }

@@ -57,7 +57,7 @@ public struct HolidayService: Sendable {
                 throw SGError.invalid(field: "startDate", message: "\(start) is in the past (today is \(today))")
             }
             let schedule = WorkingSchedule(company: company.workingWeek, changes: try tx.workingWeekChanges(employeeID: employeeID))
-            let counter = WorkingDayCounter(schedule: schedule, publicHolidays: try tx.publicHolidays(from: start, to: end))
+            let counter = WorkingDayCounter(schedule: schedule, publicHolidays: try tx.publicHolidays(employeeID: employeeID, from: start, to: end))
             let daysByYear = counter.halvesByYear(in: period)
             guard !daysByYear.isEmpty else {
                 throw SGError.invalid(
@@ -352,7 +352,7 @@ public struct HolidayService: Sendable {
             let from = max(request.startDate, CalendarDate.firstOfYear(recordYear)!)
             let part = LeavePeriod(
                 unchecked: from, end: expiry, startHalf: from == request.startDate ? request.startHalf : .morning, endHalf: .afternoon)
-            let counter = WorkingDayCounter(schedule: schedule, publicHolidays: try tx.publicHolidays(from: from, to: expiry))
+            let counter = WorkingDayCounter(schedule: schedule, publicHolidays: try tx.publicHolidays(employeeID: employeeID, from: from, to: expiry))
             records[recordYear, default: YearRecord()].heldByExpiry += min(counter.halvesByYear(in: part)[recordYear] ?? .zero, halvesInYear)
         }
         let upTo = year ?? data.firstYear

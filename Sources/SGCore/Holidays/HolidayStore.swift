@@ -5,7 +5,8 @@ import Foundation
 public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func employee(id: Int64) throws -> Employee?
     func employee(username: String) throws -> Employee?
-    func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
+    /// The public holidays in `start...end` of the calendar the employee belongs to.
+    func publicHolidays(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
     /// The employee's own working weeks (part time), by the day each starts.
     func workingWeekChanges(employeeID: Int64) throws -> [WorkingWeekChange]
     /// What the balance over the years reads of one employee (`LedgerRecords`), as of the company's carry-over expiry.
@@ -23,8 +24,15 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func request(id: Int64) throws -> HolidayRequest?
     func daysByYear(requestID: Int64) throws -> [Int: HalfDays]
     func companyContact() throws -> CompanyContact
-    /// The company's public holidays in `start...end`, by date.
-    func publicHolidayList(from start: CalendarDate, to end: CalendarDate) throws -> [PublicHoliday]
+    /// A calendar's public holidays in `start...end`, by date.
+    func publicHolidayList(calendarID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [PublicHoliday]
+    /// Every holiday calendar, by id.
+    func holidayCalendars() throws -> [HolidayCalendar]
+    func holidayCalendar(id: Int64) throws -> HolidayCalendar?
+    /// The calendar of that name, compared without case.
+    func holidayCalendar(named name: String) throws -> HolidayCalendar?
+    /// The calendar the employee belongs to; nil when there is no such employee.
+    func holidayCalendarID(employeeID: Int64) throws -> Int64?
 
     // Lists and reports.
 
@@ -62,7 +70,12 @@ public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReadi
     func appendNotice(_ notice: PersonalNotice) throws
     /// Writes every company field (settings and contact details).
     func saveCompany(_ company: Company) throws
-    func insertPublicHoliday(_ holiday: PublicHoliday) throws
+    func insertPublicHoliday(_ holiday: PublicHoliday, calendarID: Int64) throws
+    func insertHolidayCalendar(name: String) throws -> HolidayCalendar
+    func renameHolidayCalendar(id: Int64, to name: String) throws
+    /// Deletes a calendar no employee belongs to, with its public holidays.
+    func deleteHolidayCalendar(id: Int64) throws
+    func setHolidayCalendar(employeeID: Int64, calendarID: Int64) throws
 }
 
 /// What the store reads for one employee's balances over the years.

@@ -122,21 +122,4 @@ extension SQLHolidayTransaction {
     func employees() throws -> [Employee] {
         try SQLAccounts(connection: connection).employees(includeInactive: true)
     }
-
-    func publicHolidayList(from start: CalendarDate, to end: CalendarDate) throws -> [PublicHoliday] {
-        try connection.with("SELECT date, name FROM public_holidays WHERE date BETWEEN ? AND ? ORDER BY date") { statement in
-            statement.bind(1, start)
-            statement.bind(2, end)
-            var holidays: [PublicHoliday] = []
-            while try statement.step() { holidays.append(PublicHoliday(date: try statement.date(0), name: statement.text(1))) }
-            return holidays
-        }
-    }
-
-    func insertPublicHoliday(_ holiday: PublicHoliday) throws {
-        try connection.execute("INSERT INTO public_holidays (date, name) VALUES (?, ?)") { statement in
-            statement.bind(1, holiday.date)
-            statement.bind(2, holiday.name)
-        }
-    }
 }

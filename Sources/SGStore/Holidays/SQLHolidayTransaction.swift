@@ -20,10 +20,16 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try Rows.employee(connection, username: username)
     }
 
-    func publicHolidays(from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate> {
-        try connection.with("SELECT date FROM public_holidays WHERE date BETWEEN ? AND ?") { statement in
-            statement.bind(1, start)
-            statement.bind(2, end)
+    func publicHolidays(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate> {
+        try connection.with(
+            """
+            SELECT p.date FROM employees e JOIN public_holidays p ON p.calendar_id = e.holiday_calendar_id
+            WHERE e.id = ? AND p.date BETWEEN ? AND ?
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, start)
+            statement.bind(3, end)
             var days = Set<CalendarDate>()
             while try statement.step() { days.insert(try statement.date(0)) }
             return days
