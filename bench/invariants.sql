@@ -16,6 +16,24 @@ SELECT 'balance: approved + pending <= allowance + carry-over cap + adjustments'
                   + COALESCE((SELECT SUM(c.halves) FROM allowance_changes c
                               WHERE c.employee_id = d.employee_id AND c.year = d.year AND c.kind = 'adjust'), 0));
 
+-- The per-year totals the balances read (kept by triggers, 0010_held_days.sql) equal a count of the requests.
+SELECT 'held_days = a count of the held requests', COUNT(*) FROM (
+    SELECT employee_id, year, approved_halves, pending_halves, by_expiry_halves FROM held_days
+    WHERE approved_halves + pending_halves > 0
+    EXCEPT
+    SELECT d.employee_id, d.year, SUM(CASE WHEN r.status = 'approved' THEN d.halves ELSE 0 END),
+           SUM(CASE WHEN r.status = 'pending' THEN d.halves ELSE 0 END),
+           SUM(CASE WHEN r.end_date <= printf('%04d-', d.year) || c.carry_over_expiry THEN d.halves ELSE 0 END)
+    FROM holiday_request_days d JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+    JOIN holiday_requests r ON r.id = d.request_id JOIN company c ON c.id = 1
+    WHERE r.status IN ('pending', 'approved')
+    GROUP BY d.employee_id, d.year);
+SELECT 'every held employee-year has its totals', COUNT(*) FROM (
+    SELECT DISTINCT d.employee_id, d.year FROM holiday_request_days d
+    JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+    JOIN holiday_requests r ON r.id = d.request_id WHERE r.status IN ('pending', 'approved')
+    EXCEPT SELECT employee_id, year FROM held_days WHERE approved_halves + pending_halves > 0);
+
 -- No two pending or approved requests of one employee share a half day (a morning and an afternoon of one day
 -- do not overlap).
 SELECT 'no overlap between held requests', COUNT(*)
