@@ -43,6 +43,7 @@ let package = Package(
                 .embedInCode("0009_working_weeks.sql"),
                 .embedInCode("0010_held_days.sql"),
                 .embedInCode("0011_holiday_calendars.sql"),
+                .embedInCode("0012_held_days_spanning_expiry.sql"),
             ],
             swiftSettings: strict
         ),

@@ -27,5 +27,8 @@ public enum SchemaMigrations {
         Migration(identifier: "0010_held_days", sql: String(decoding: PackageResources._010_held_days_sql, as: UTF8.self)),
         Migration(
             identifier: "0011_holiday_calendars", sql: String(decoding: PackageResources._011_holiday_calendars_sql, as: UTF8.self)),
+        Migration(
+            identifier: "0012_held_days_spanning_expiry",
+            sql: String(decoding: PackageResources._012_held_days_spanning_expiry_sql, as: UTF8.self)),
     ]
 }

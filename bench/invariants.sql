@@ -16,14 +16,16 @@ SELECT 'balance: approved + pending <= allowance + carry-over cap + adjustments'
                   + COALESCE((SELECT SUM(c.halves) FROM allowance_changes c
                               WHERE c.employee_id = d.employee_id AND c.year = d.year AND c.kind = 'adjust'), 0));
 
--- The per-year totals the balances read (kept by triggers, 0010_held_days.sql) equal a count of the requests.
+-- The per-year totals the balances read (kept by triggers, 0010_held_days.sql and 0012) equal a count of the requests.
 SELECT 'held_days = a count of the held requests', COUNT(*) FROM (
-    SELECT employee_id, year, approved_halves, pending_halves, by_expiry_halves FROM held_days
+    SELECT employee_id, year, approved_halves, pending_halves, by_expiry_halves, spanning_expiry FROM held_days
     WHERE approved_halves + pending_halves > 0
     EXCEPT
     SELECT d.employee_id, d.year, SUM(CASE WHEN r.status = 'approved' THEN d.halves ELSE 0 END),
            SUM(CASE WHEN r.status = 'pending' THEN d.halves ELSE 0 END),
-           SUM(CASE WHEN r.end_date <= printf('%04d-', d.year) || c.carry_over_expiry THEN d.halves ELSE 0 END)
+           SUM(CASE WHEN r.end_date <= printf('%04d-', d.year) || c.carry_over_expiry THEN d.halves ELSE 0 END),
+           SUM(r.start_date <= printf('%04d-', d.year) || c.carry_over_expiry
+               AND r.end_date > printf('%04d-', d.year) || c.carry_over_expiry)
     FROM holiday_request_days d JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
     JOIN holiday_requests r ON r.id = d.request_id JOIN company c ON c.id = 1
     WHERE r.status IN ('pending', 'approved')

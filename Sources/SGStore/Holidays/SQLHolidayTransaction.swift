@@ -139,9 +139,10 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(1, employeeID)
             while try statement.step() { records[statement.int(0), default: YearRecord()].adjusted = HalfDays(halves: statement.int(1)) }
         }
-        // Kept by the schema's triggers with every move (0010_held_days.sql).
+        // Kept by the schema's triggers with every move (0010_held_days.sql, 0012_held_days_spanning_expiry.sql).
+        var spanningYears: [Int] = []
         try connection.with(
-            "SELECT year, approved_halves, pending_halves, by_expiry_halves FROM held_days WHERE employee_id = ?"
+            "SELECT year, approved_halves, pending_halves, by_expiry_halves, spanning_expiry FROM held_days WHERE employee_id = ?"
         ) { statement in
             statement.bind(1, employeeID)
             while try statement.step() {
@@ -149,34 +150,33 @@ struct SQLHolidayTransaction: HolidayTransaction {
                 records[year, default: YearRecord()].held = HeldDays(
                     approved: HalfDays(halves: statement.int(1)), pending: HalfDays(halves: statement.int(2)))
                 records[year, default: YearRecord()].heldByExpiry = HalfDays(halves: statement.int(3))
+                if statement.int(4) > 0 { spanningYears.append(year) }
             }
         }
-        // Requests running across an expiry: a request covers at most 366 days, so one that starts in year Y runs
-        // across Y's expiry or Y + 1's. Read from holiday_requests_employee alone; the table only for those found.
-        let across = try connection.with(
-            """
-            WITH expiry(suffix) AS (SELECT '-' || carry_over_expiry FROM company WHERE id = 1),
-            across(id) AS MATERIALIZED (
-                SELECT r.id FROM holiday_requests r, expiry
-                WHERE r.employee_id = ?1 AND \(Rows.holdsDays)
-                  AND CASE WHEN substr(r.start_date, 1, 4) = substr(r.end_date, 1, 4)
-                      THEN substr(r.start_date, 5) <= expiry.suffix AND substr(r.end_date, 5) > expiry.suffix
-                      ELSE substr(r.start_date, 5) <= expiry.suffix OR substr(r.end_date, 5) > expiry.suffix END)
-            SELECT \(Rows.requestColumns), d.year, d.halves
-            FROM across JOIN holiday_requests r ON r.id = across.id
-            JOIN holiday_request_days d ON d.request_id = r.id
-            \(Rows.drawingTypes), expiry
-            WHERE r.start_date <= printf('%04d', d.year) || expiry.suffix AND r.end_date > printf('%04d', d.year) || expiry.suffix
-            """
-        ) { statement -> [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)] in
-            statement.bind(1, employeeID)
-            var found: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)] = []
-            while try statement.step() {
-                found.append((
-                    statement.int(Rows.requestColumnCount), try Rows.request(statement),
-                    HalfDays(halves: statement.int(Rows.requestColumnCount + 1))))
+        // Requests running across a year's expiry, only in the years that have some: a range of
+        // holiday_requests_employee each, since such a request starts at most a request's longest span before it.
+        var across: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)] = []
+        if !spanningYears.isEmpty {
+            let policy = try company().carryOver
+            for year in spanningYears {
+                let expiry = policy.expiry(in: year)
+                try connection.with(
+                    """
+                    SELECT \(Rows.requestColumns), d.halves
+                    FROM holiday_requests r JOIN holiday_request_days d ON d.request_id = r.id AND d.year = ?2
+                    \(Rows.drawingTypes)
+                    WHERE r.employee_id = ?1 AND r.start_date BETWEEN ?3 AND ?4 AND r.end_date > ?4 AND \(Rows.holdsDays)
+                    """
+                ) { statement in
+                    statement.bind(1, employeeID)
+                    statement.bind(2, year)
+                    statement.bind(3, Rows.earliestStart(touching: expiry))
+                    statement.bind(4, expiry)
+                    while try statement.step() {
+                        across.append((year, try Rows.request(statement), HalfDays(halves: statement.int(Rows.requestColumnCount))))
+                    }
+                }
             }
-            return found
         }
         let firstYear = ([created].compactMap { $0 } + Array(records.keys)).min() ?? HolidayService.supportedYears.lowerBound
         return LedgerRecords(firstYear: firstYear, records: records, acrossExpiry: across)
@@ -263,10 +263,12 @@ struct SQLHolidayTransaction: HolidayTransaction {
                 statement.bind(5, days.halves)
             }
         }
-        guard let request = try Rows.request(connection, id: id) else {
-            throw SGError.conflict("The new request \(id) could not be read back.")
-        }
-        return request
+        // As a read would give it back: the instant as stored, to the millisecond.
+        let stored = Timestamp.parse(now) ?? at
+        return HolidayRequest(
+            id: id, employeeID: employeeID, leaveTypeID: type.id, leaveTypeName: type.name, startDate: period.start,
+            endDate: period.end, startHalf: period.startHalf, endHalf: period.endHalf, duration: total, status: status,
+            comment: comment, createdAt: stored, updatedAt: stored, decidedBy: nil, decidedAt: nil)
     }
 
     func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws {
