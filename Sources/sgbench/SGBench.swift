@@ -10,7 +10,7 @@ struct SGBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sgbench",
         abstract: "Benchmark tools for SGEmployee (used by `make bench`).",
-        subcommands: [Seed.self])
+        subcommands: [Seed.self, Writes.self])
 }
 
 struct Seed: AsyncParsableCommand {
