@@ -58,6 +58,7 @@ struct SGServer: AsyncParsableCommand {
     var delivery: DeliveryOptions
 
     func run() async throws {
+        MallocTuning.keepFreedMemory()
         let environment = ProcessInfo.processInfo.environment
         let settings: ServerSettings
         do throws(SettingsProblems) {
