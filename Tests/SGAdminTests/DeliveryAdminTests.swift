@@ -34,7 +34,10 @@ import SGTestSupport
         #expect(list.stdout.hasPrefix("id,url,format,events,created_at,disabled_at,disabled_reason\r\n1,https://hooks.example.com/a,standard,holiday.requested holiday.approved,"))
         #expect(!list.stdout.contains("whsec_"))
 
-        // A decision made from the host is announced like one made through the API.
+        // A decision made from the host is announced like one made through the API. Both messages are written on
+        // the system clock, so that both are due when the fixture's clock follows it below (the fixture's day starts
+        // at noon, which is after the system clock in the morning).
+        f.clock.set(Date())
         let request = try await f.service.createRequest(
             for: f.bob.id, start: f.weekday(14), end: f.weekday(14), comment: "", actor: f.bob.actor)
         #expect(try cli.run(["approve", "\(request.id)"]).status == 0)
