@@ -78,4 +78,35 @@ import SGTestSupport
         #expect(!text.joined().contains(secret))
         #expect(!(try await f.services.absences.feedDocument(secret: secret)).isEmpty)
     }
+
+    @Test func aNewFeedsURLIsUnderThePublicURLWhenOneIsSet() async throws {
+        let f = try await Fixture.make()
+        try await f.services.delivery.announce(DeliveryConfiguration(emailEnabled: false, publicURL: "https://holidays.example.com"))
+        let (_, path, url) = try await f.services.absences.createFeed(kind: .personal, employeeID: f.bob.id)
+        #expect(url == "https://holidays.example.com" + path)
+    }
+
+    @Test func theCompanyFeedCoversThirtyDaysBackAndAYearAhead() async throws {
+        let f = try await Fixture.make()
+        func sick(_ offset: Int) async throws -> HolidayRequest {
+            let day = f.weekday(offset)
+            return try await f.service.createRequest(
+                for: f.alice.id, period: try LeavePeriod(start: day, end: day), leaveTypeID: LeaveType.sickID, comment: "", actor: f.alice.actor)
+        }
+        let soon = try await sick(10)
+        let far = try await sick(CalendarFeedDocument.companyFutureDays + 7)
+        let (_, path, _) = try await f.services.absences.createFeed(kind: .company, employeeID: f.bob.id)
+        let secret = String(path.dropFirst("/ical/".count).dropLast(".ics".count))
+        func feed() async throws -> String { String(decoding: try await f.services.absences.feedDocument(secret: secret), as: UTF8.self) }
+        var text = try await feed()
+        #expect(text.contains("UID:absence-\(soon.id)@sgemployee") && !text.contains("UID:absence-\(far.id)@sgemployee"))
+        // 30 days after its last day it is still there; 31 days after, gone.
+        let last = soon.endDate.start(in: TimeZone(identifier: "UTC")!)
+        f.clock.set(last.addingTimeInterval(Double(CalendarFeedDocument.companyPastDays) * 86_400 + 43_200))
+        text = try await feed()
+        #expect(text.contains("UID:absence-\(soon.id)@sgemployee"))
+        f.clock.set(last.addingTimeInterval(Double(CalendarFeedDocument.companyPastDays + 1) * 86_400 + 43_200))
+        text = try await feed()
+        #expect(!text.contains("UID:absence-\(soon.id)@sgemployee"))
+    }
 }
