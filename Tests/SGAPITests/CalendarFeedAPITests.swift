@@ -182,6 +182,11 @@ import SGTestSupport
             #expect(holiday.summary == "Viernes Santo; día, \\ festivo" && holiday.start == "2026-04-03" && holiday.end == "2026-04-04")
             #expect(companyParsed.events.contains { $0.summary == "Alice Example: holiday" && $0.start == "2026-12-28" })
             #expect(companyParsed.events.allSatisfy { $0.status == "CONFIRMED" })
+
+            // A feed without events still parses (it holds a time zone, as a calendar must hold a component).
+            let bob = try await client.login("bob")
+            let empty = try ICalendarParser.parse(try await client.call(.get, try await CalendarFeedAPITests.newFeed(client, bob, "personal").path).body)
+            #expect(empty.events.isEmpty && empty.name.contains("Núñez"))
         }
     }
 }

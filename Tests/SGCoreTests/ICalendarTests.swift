@@ -131,6 +131,16 @@ import Testing
                 + "DTEND;VALUE=DATE:20260516\r\nSUMMARY:San Isidro\r\nDESCRIPTION:Public holiday (Madrid)\r\n"))
     }
 
+    @Test func aFeedWithoutEventsStillHoldsAComponent() {
+        let owner = Employee(id: 7, username: "bob", name: "Bob", surname: "B", email: "b@example.com", isAdmin: false, isActive: true)
+        let text = String(decoding: CalendarFeedDocument.personal(companyName: "ACME", owner: owner, requests: []), as: UTF8.self)
+        #expect(text.hasSuffix(
+            "BEGIN:VTIMEZONE\r\nTZID:UTC\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0000\r\nTZOFFSETTO:+0000\r\n"
+                + "END:STANDARD\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n"))
+        let busy = CalendarFeedDocument.personal(companyName: "ACME", owner: owner, requests: [request(1, "2026-08-10", "2026-08-10")])
+        #expect(!String(decoding: busy, as: UTF8.self).contains("VTIMEZONE"))
+    }
+
     @Test func halfDayNotes() {
         func period(_ start: String, _ end: String, _ a: DayHalf, _ b: DayHalf) -> LeavePeriod {
             LeavePeriod(unchecked: CalendarDate(iso: start)!, end: CalendarDate(iso: end)!, startHalf: a, endHalf: b)

@@ -36,7 +36,7 @@ public enum CalendarFeedDocument {
                 description: "\(absence.period), \(request.duration.inWorkingDays), \(absence.status.rawValue)",
                 status: status(absence.status), transparent: false)
         }
-        return footer(ics)
+        return footer(ics, empty: requests.isEmpty)
     }
 
     /// Everyone's approved absences (the name, and the type unless it is private) and the public holidays of the
@@ -68,7 +68,7 @@ public enum CalendarFeedDocument {
             ics.raw("TRANSP", "TRANSPARENT")
             ics.append(line: "END:VEVENT")
         }
-        return footer(ics)
+        return footer(ics, empty: requests.isEmpty && calendar.holidays.isEmpty)
     }
 
     private static func header(name: String) -> ICalendarWriter {
@@ -84,8 +84,18 @@ public enum CalendarFeedDocument {
         return ics
     }
 
-    private static func footer(_ ics: ICalendarWriter) -> [UInt8] {
+    /// A calendar holds at least one component (RFC 5545 §3.6), and strict readers refuse one without: a feed with no
+    /// event carries a time zone definition that no event uses, UTC.
+    private static func footer(_ ics: ICalendarWriter, empty: Bool) -> [UInt8] {
         var ics = ics
+        if empty {
+            for line in [
+                "BEGIN:VTIMEZONE", "TZID:UTC", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0000",
+                "TZOFFSETTO:+0000", "END:STANDARD", "END:VTIMEZONE",
+            ] {
+                ics.append(line: line)
+            }
+        }
         ics.append(line: "END:VCALENDAR")
         return ics.bytes
     }
