@@ -43,8 +43,8 @@ let package = Package(
                 .embedInCode("0009_working_weeks.sql"),
                 .embedInCode("0010_held_days.sql"),
                 .embedInCode("0011_holiday_calendars.sql"),
-                .embedInCode("0012_calendar_feeds.sql"),
-                .embedInCode("0013_approved_requests_by_start.sql"),
+                .embedInCode("0013_calendar_feeds.sql"),
+                .embedInCode("0014_approved_requests_by_start.sql"),
             ],
             swiftSettings: strict
         ),

@@ -27,9 +27,9 @@ public enum SchemaMigrations {
         Migration(identifier: "0010_held_days", sql: String(decoding: PackageResources._010_held_days_sql, as: UTF8.self)),
         Migration(
             identifier: "0011_holiday_calendars", sql: String(decoding: PackageResources._011_holiday_calendars_sql, as: UTF8.self)),
-        Migration(identifier: "0012_calendar_feeds", sql: String(decoding: PackageResources._012_calendar_feeds_sql, as: UTF8.self)),
+        Migration(identifier: "0013_calendar_feeds", sql: String(decoding: PackageResources._013_calendar_feeds_sql, as: UTF8.self)),
         Migration(
-            identifier: "0013_approved_requests_by_start",
-            sql: String(decoding: PackageResources._013_approved_requests_by_start_sql, as: UTF8.self)),
+            identifier: "0014_approved_requests_by_start",
+            sql: String(decoding: PackageResources._014_approved_requests_by_start_sql, as: UTF8.self)),
     ]
 }
