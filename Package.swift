@@ -44,6 +44,8 @@ let package = Package(
                 .embedInCode("0010_held_days.sql"),
                 .embedInCode("0011_holiday_calendars.sql"),
                 .embedInCode("0012_held_days_spanning_expiry.sql"),
+                .embedInCode("0013_calendar_feeds.sql"),
+                .embedInCode("0014_approved_requests_by_start.sql"),
             ],
             swiftSettings: strict
         ),

@@ -30,5 +30,9 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0012_held_days_spanning_expiry",
             sql: String(decoding: PackageResources._012_held_days_spanning_expiry_sql, as: UTF8.self)),
+        Migration(identifier: "0013_calendar_feeds", sql: String(decoding: PackageResources._013_calendar_feeds_sql, as: UTF8.self)),
+        Migration(
+            identifier: "0014_approved_requests_by_start",
+            sql: String(decoding: PackageResources._014_approved_requests_by_start_sql, as: UTF8.self)),
     ]
 }

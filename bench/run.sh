@@ -5,7 +5,8 @@
 #
 # Settings (environment): BENCH_SECONDS (per scenario, default 15), BENCH_CONNECTIONS (64), BENCH_THREADS (wrk
 # threads, 2), BENCH_SEED (42), BENCH_EMPLOYEES (10000), BENCH_REQUESTS (300000), BENCH_YEARS (5),
-# BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix, 100), BENCH_DIR (./var/bench).
+# BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix, 100), BENCH_DIR (./var/bench). Scenario 7 (who is
+# off) reads June of the busiest year, before the write mix changes the data.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -95,6 +96,10 @@ say "2 employee: GET /v1/me/holidays"
 run_wrk me_holidays me_holidays.lua /v1/me/holidays "$seconds"
 say "3 admin: GET /v1/holidays?status=pending"
 run_wrk admin_pending admin_pending.lua "/v1/holidays?status=pending" "$seconds"
+absence_month="$busiest_year-06"
+say "7 team: GET /v1/absences for $absence_month, a random page of 50 employees"
+run_wrk absences absences.lua "/v1/absences" "$seconds" \
+    BENCH_ABSENCE_FROM="$absence_month-01" BENCH_ABSENCE_TO="$absence_month-30"
 
 # 5: sgadmin beside a server kept busy with scenario 2's load.
 say "5 sgadmin under load (pending, approve, export --year $busiest_year)"

@@ -37,6 +37,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
         JSON.response(healthBody)
     }
     AuthController(services: services).addPublicRoutes(to: router)
+    AbsencesController(services: services).addFeedRoutes(to: router)
 
     let authenticated = router.group("/v1")
         .add(middleware: SharedCommitCheckMiddleware(database: services.database))
@@ -52,6 +53,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     WebhooksController(services: services).addRoutes(to: authenticated)
     LeaveTypesController(services: services).addRoutes(to: authenticated)
     HolidayCalendarsController(services: services).addRoutes(to: authenticated)
+    AbsencesController(services: services).addRoutes(to: authenticated)
 
     // Last, after every route: it only wraps the not-found responder.
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))

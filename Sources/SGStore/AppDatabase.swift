@@ -318,16 +318,22 @@ extension AppDatabase {
         SQLStore<any WebhookReading, any WebhookTransaction>(database: self, reading: SQLOutbox.init, writing: SQLOutbox.init)
     }
 
+    public var absenceStore: any AbsenceStore {
+        SQLStore<any AbsenceReading, any AbsenceWriting>(database: self, reading: SQLAbsences.init, writing: SQLAbsences.init)
+    }
+
     /// The core's services over this database, as both binaries use them.
     public func services(clock: any NowProvider = SystemClock(), retryPolicy: RetryPolicy = RetryPolicy()) -> CoreServices {
-        CoreServices(
+        let people = PeopleService(store: peopleStore, clock: clock)
+        return CoreServices(
             holidays: HolidayService(store: holidayStore, clock: clock), company: CompanyService(store: holidayStore, clock: clock),
-            people: PeopleService(store: peopleStore, clock: clock), notices: NoticeService(store: noticeStore, clock: clock),
+            people: people, notices: NoticeService(store: noticeStore, clock: clock),
             devices: DeviceService(store: deviceStore, clock: clock), accounts: AccountService(store: accountStore, clock: clock),
             delivery: DeliveryService(store: outboxStore, clock: clock, policy: retryPolicy),
             webhooks: WebhookService(store: webhookStore, clock: clock),
             passwords: PasswordService(store: passwordStore, hasher: BcryptPasswordHasher(), clock: clock),
-            leaveTypes: LeaveTypeService(store: leaveTypeStore))
+            leaveTypes: LeaveTypeService(store: leaveTypeStore),
+            absences: AbsenceService(store: absenceStore, people: people, clock: clock))
     }
 }
 

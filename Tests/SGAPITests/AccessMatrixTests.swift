@@ -15,6 +15,7 @@ import SGTestSupport
 /// - `other`: bob, another employee
 /// - `admin`: admin
 /// - `gone`: carol's token from before she was deactivated
+/// - `{feed}`, `{feedSecret}`: alice's personal calendar feed; `{goneFeedSecret}`: carol's, made before she was deactivated
 ///
 /// To extend: add a row. `everyRouteHasARow` fails until every route the router serves has one.
 @Suite struct AccessMatrixTests {
@@ -82,6 +83,13 @@ import SGTestSupport
         Row(.get, "/v1/public-holidays?calendar={calendar}",                        401, 200, 200, 200, 401),
         Row(.get, "/v1/employees/{alice}/holiday-calendar",                         401, 200, 403, 200, 401),
         Row(.put, "/v1/employees/{alice}/holiday-calendar", body: Body.assignment,  401, 403, 403, 200, 401),
+        Row(.get, "/v1/absences?from=2026-04-01&to=2026-04-30",                     401, 200, 200, 200, 401),
+        Row(.get, "/v1/me/calendar-feeds",                                          401, 200, 200, 200, 401),
+        Row(.post, "/v1/me/calendar-feeds", body: Body.calendarFeed,                401, 201, 201, 201, 401),
+        Row(.delete, "/v1/me/calendar-feeds/{feed}",                                401, 204, 404, 404, 401),
+        // The secret is the credential: any caller (or none) reads alice's feed; carol's stopped with her account.
+        Row(.get, "/ical/{feedSecret}.ics",                                         200, 200, 200, 200, 200),
+        Row(.get, "/ical/{goneFeedSecret}.ics",                                     404, 404, 404, 404, 404),
     ]
 
     enum Caller: String, CaseIterable, Sendable {
@@ -113,6 +121,7 @@ import SGTestSupport
         static let calendar = #"{"name":"Lisbon office"}"#
         static let calendarName = #"{"name":"Porto office"}"#
         static let assignment = #"{"calendarId":1}"#
+        static let calendarFeed = #"{"kind":"personal"}"#
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -134,6 +143,7 @@ import SGTestSupport
         var route: String {
             let segments = path.split(separator: "?")[0].split(separator: "/").map { segment -> String in
                 if segment == "{device}" { return "{token}" }
+                if segment.hasSuffix(".ics") { return "{secret}.ics" }
                 if segment.hasPrefix("{") { return "{id}" }
                 if segment.allSatisfy(\.isNumber) { return "{year}" }
                 if CalendarDate(iso: String(segment)) != nil { return "{startsOn}" }
@@ -170,6 +180,13 @@ import SGTestSupport
                 #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: #"{"token":"\#(device)","platform":"android"}"#).status == .created)
                 #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.png()).status == .ok)
                 let carol = try await client.login("carol")
+                func feed(_ token: String) async throws -> (id: Int, secret: String) {
+                    let reply = try await client.call(.post, "/v1/me/calendar-feeds", token: token, json: Body.calendarFeed)
+                    let path = try #require(reply.json["path"] as? String)
+                    return (try #require(reply.json["id"] as? Int), String(path.dropFirst("/ical/".count).dropLast(".ics".count)))
+                }
+                let aliceFeed = try await feed(alice)
+                let carolFeed = try await feed(carol)
                 _ = try await h.fixture.services.accounts.deactivate(username: "carol")
 
                 let token: String? = switch caller {
@@ -189,6 +206,9 @@ import SGTestSupport
                     .replacingOccurrences(of: "{webhook}", with: String(webhook))
                     .replacingOccurrences(of: "{leaveType}", with: String(leaveType))
                     .replacingOccurrences(of: "{calendar}", with: String(calendar))
+                    .replacingOccurrences(of: "{feedSecret}", with: aliceFeed.secret)
+                    .replacingOccurrences(of: "{goneFeedSecret}", with: carolFeed.secret)
+                    .replacingOccurrences(of: "{feed}", with: String(aliceFeed.id))
                 let reply = row.body == Body.photo
                     ? try await client.send(row.method, path, token: token, bytes: TestImages.png())
                     : try await client.call(row.method, path, token: token, json: row.body)

@@ -13,11 +13,13 @@ public struct CoreServices: Sendable {
     /// Local passwords as `sgadmin` sets them; the server serves `passwords.served(by:…)`.
     public let passwords: PasswordService
     public let leaveTypes: LeaveTypeService
+    /// Who is off, and the calendar feeds.
+    public let absences: AbsenceService
 
     public init(
         holidays: HolidayService, company: CompanyService, people: PeopleService, notices: NoticeService,
         devices: DeviceService, accounts: AccountService, delivery: DeliveryService, webhooks: WebhookService,
-        passwords: PasswordService, leaveTypes: LeaveTypeService
+        passwords: PasswordService, leaveTypes: LeaveTypeService, absences: AbsenceService
     ) {
         self.holidays = holidays
         self.company = company
@@ -29,6 +31,7 @@ public struct CoreServices: Sendable {
         self.webhooks = webhooks
         self.passwords = passwords
         self.leaveTypes = leaveTypes
+        self.absences = absences
     }
 
     /// Logins and tokens checked by `directory`, over the same accounts.

@@ -49,13 +49,19 @@ public struct PeopleService: Sendable {
             throw SGError.invalid(field: "limit", message: "must be between 1 and \(PeopleQuery.maximumLimit)")
         }
         let terms = query.search.map(TextFolding.terms) ?? []
-        if try await store.read({ tx in try !tx.unfolded().isEmpty }) {
-            try await store.write { tx in try Self.refreshFoldedCopies(tx) }
-        }
+        try await refreshFoldedCopiesIfNeeded()
         guard let page = try await store.read({ tx in try tx.peoplePage(query, terms: terms) }) else {
             throw SGError.invalid(field: "after", message: "\(query.afterID ?? 0) is not an employee id; pass the nextAfter of the previous page")
         }
         return page
+    }
+
+    /// Fills missing folded copies before a read in list order (the people list, who is off): one read when none
+    /// is missing.
+    public func refreshFoldedCopiesIfNeeded() async throws {
+        if try await store.read({ tx in try !tx.unfolded().isEmpty }) {
+            try await store.write { tx in try Self.refreshFoldedCopies(tx) }
+        }
     }
 
     /// Fills the folded copies that a change of name, surname, e-mail, username or position cleared (the

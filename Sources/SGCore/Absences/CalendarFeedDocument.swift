@@ -1,0 +1,153 @@
+import Foundation
+
+/// What a calendar feed says, as iCalendar text. Every event is all-day (`DTSTART;VALUE=DATE` and the day after the
+/// last as `DTEND`), so it shows on the same days in every time zone; a half day stays a date-only event and says
+/// which half in its summary. Nothing here depends on the time of the request: the same data gives the same bytes,
+/// which the feed's ETag relies on.
+public enum CalendarFeedDocument {
+    /// How often calendar apps are asked to fetch the feed again.
+    public static let refreshInterval = "PT1H"
+    /// Cancelled or rejected requests stay in a personal feed this long after the move, as CANCELLED, so that
+    /// calendars that kept them drop them.
+    public static let cancelledKeptDays = 30
+    /// A personal feed holds requests that ended at most this many days ago.
+    public static let personalPastDays = 366
+    /// The company feed holds absences and public holidays from this many days ago …
+    public static let companyPastDays = 30
+    /// … to this many days ahead.
+    public static let companyFutureDays = 366
+
+    static let uidDomain = "sgemployee"
+
+    /// The employee's own requests: pending as TENTATIVE, approved as CONFIRMED, cancelled or rejected as CANCELLED.
+    public static func personal(companyName: String, owner: Employee, requests: [FeedRequest]) -> [UInt8] {
+        var ics = header(name: "\(companyName): \(owner.fullName)'s leave")
+        for request in requests {
+            let absence = request.absence
+            var summary = kindInWords(absence)
+            switch absence.status {
+            case .pending: summary += " (pending)"
+            case .rejected: summary += " (rejected)"
+            case .cancelled: summary += " (cancelled)"
+            case .approved: break
+            }
+            event(
+                &ics, uid: "request-\(absence.requestID)@\(uidDomain)", request: request, summary: summary + halvesNote(absence.period),
+                description: "\(absence.period), \(request.duration.inWorkingDays), \(absence.status.rawValue)",
+                status: status(absence.status), transparent: false)
+        }
+        return footer(ics, empty: requests.isEmpty)
+    }
+
+    /// Everyone's approved absences (the name, and the type unless it is private) and the public holidays of the
+    /// owner's holiday calendar.
+    public static func company(
+        companyName: String, requests: [FeedRequest], calendar: CalendarHolidays
+    ) -> [UInt8] {
+        var ics = header(name: "\(companyName): who is off")
+        for request in requests {
+            let absence = request.absence
+            let what = absence.isPrivateType ? "away" : absence.leaveTypeName
+            event(
+                &ics, uid: "absence-\(absence.requestID)@\(uidDomain)", request: request,
+                summary: "\(request.employeeName): \(what)" + halvesNote(absence.period), description: absence.period.description,
+                status: "CONFIRMED", transparent: true)
+        }
+        for holiday in calendar.holidays {
+            let day = ICalendarWriter.basic(holiday.date)
+            ics.append(line: "BEGIN:VEVENT")
+            ics.raw("UID", "public-holiday-\(calendar.calendarID)-\(day)@\(uidDomain)")
+            // A public holiday has no history: its date stands for when it was written.
+            ics.raw("DTSTAMP", day + "T000000Z")
+            ics.raw("SEQUENCE", "0")
+            ics.date("DTSTART", holiday.date)
+            ics.date("DTEND", holiday.date.adding(days: 1) ?? holiday.date)
+            ics.text("SUMMARY", holiday.name)
+            ics.text("DESCRIPTION", "Public holiday (\(calendar.calendarName))")
+            ics.raw("STATUS", "CONFIRMED")
+            ics.raw("TRANSP", "TRANSPARENT")
+            ics.append(line: "END:VEVENT")
+        }
+        return footer(ics, empty: requests.isEmpty && calendar.holidays.isEmpty)
+    }
+
+    private static func header(name: String) -> ICalendarWriter {
+        var ics = ICalendarWriter()
+        ics.append(line: "BEGIN:VCALENDAR")
+        ics.raw("VERSION", "2.0")
+        ics.raw("PRODID", "-//SGEmployee//Holidays//EN")
+        ics.raw("CALSCALE", "GREGORIAN")
+        ics.text("NAME", name)
+        ics.text("X-WR-CALNAME", name)
+        ics.raw("REFRESH-INTERVAL;VALUE=DURATION", refreshInterval)
+        ics.raw("X-PUBLISHED-TTL", refreshInterval)
+        return ics
+    }
+
+    /// A calendar holds at least one component (RFC 5545 §3.6), and strict readers refuse one without: a feed with no
+    /// event carries a time zone definition that no event uses, UTC.
+    private static func footer(_ ics: ICalendarWriter, empty: Bool) -> [UInt8] {
+        var ics = ics
+        if empty {
+            for line in [
+                "BEGIN:VTIMEZONE", "TZID:UTC", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0000",
+                "TZOFFSETTO:+0000", "END:STANDARD", "END:VTIMEZONE",
+            ] {
+                ics.append(line: line)
+            }
+        }
+        ics.append(line: "END:VCALENDAR")
+        return ics.bytes
+    }
+
+    private static func event(
+        _ ics: inout ICalendarWriter, uid: String, request: FeedRequest, summary: String, description: String, status: String,
+        transparent: Bool
+    ) {
+        let period = request.absence.period
+        ics.append(line: "BEGIN:VEVENT")
+        ics.raw("UID", uid)
+        // Without METHOD, DTSTAMP is when the event was last revised (RFC 5545 §3.8.7.2): the feed stays byte for
+        // byte the same until a request changes.
+        ics.instant("DTSTAMP", request.updatedAt)
+        ics.instant("CREATED", request.createdAt)
+        ics.instant("LAST-MODIFIED", request.updatedAt)
+        // The creation is the first entry of the history; every move adds one.
+        ics.raw("SEQUENCE", String(max(request.changes - 1, 0)))
+        ics.date("DTSTART", period.start)
+        ics.date("DTEND", period.end.adding(days: 1) ?? period.end)
+        ics.text("SUMMARY", summary)
+        ics.text("DESCRIPTION", description)
+        ics.raw("STATUS", status)
+        ics.raw("TRANSP", transparent ? "TRANSPARENT" : "OPAQUE")
+        ics.append(line: "END:VEVENT")
+    }
+
+    static func status(_ status: HolidayStatus) -> String {
+        switch status {
+        case .pending: "TENTATIVE"
+        case .approved: "CONFIRMED"
+        case .rejected, .cancelled: "CANCELLED"
+        }
+    }
+
+    static func kindInWords(_ absence: Absence) -> String {
+        HolidayRequest(
+            id: absence.requestID, employeeID: absence.employeeID, leaveTypeID: absence.leaveTypeID,
+            leaveTypeName: absence.leaveTypeName, startDate: absence.period.start, endDate: absence.period.end,
+            duration: .zero, status: absence.status, comment: "", createdAt: Date(timeIntervalSince1970: 0),
+            updatedAt: Date(timeIntervalSince1970: 0), decidedBy: nil, decidedAt: nil
+        ).kindInWords
+    }
+
+    /// " (morning)", " (afternoon)", " (from the afternoon)", " (until noon)", " (from the afternoon, until noon)",
+    /// or nothing for whole days.
+    public static func halvesNote(_ period: LeavePeriod) -> String {
+        if period.isWholeDays { return "" }
+        if period.start == period.end { return " (\(period.startHalf.rawValue))" }
+        var notes: [String] = []
+        if period.startHalf == .afternoon { notes.append("from the afternoon") }
+        if period.endHalf == .morning { notes.append("until noon") }
+        return " (" + notes.joined(separator: ", ") + ")"
+    }
+}

@@ -1,0 +1,245 @@
+import Foundation
+import SGCore
+import SGSQLite
+
+/// `AbsenceWriting` over one `SQLConnection`: who is off, and the calendar feeds.
+struct SQLAbsences: AbsenceWriting {
+    let connection: SQLConnection
+
+    func company() throws -> CompanySettings {
+        try Rows.company(connection)
+    }
+
+    // MARK: Who is off
+
+    private static let pageColumns = "\(Rows.employeeColumnsOfE), e.holiday_calendar_id, p.etag, p.content_type"
+
+    private static func absentEmployee(_ statement: SQLStatement) -> AbsentEmployee {
+        let first = Rows.employeeColumnCount
+        return AbsentEmployee(
+            employee: Rows.employee(statement), holidayCalendarID: statement.int64(first),
+            photo: statement.optionalText(first + 1).map { PhotoVersion(etag: $0, contentType: statement.text(first + 2)) })
+    }
+
+    func absencePage(employeeID: Int64?, afterID: Int64?, limit: Int) throws -> [AbsentEmployee]? {
+        if let employeeID {
+            if afterID != nil { return [] }  // the one employee was on the first page
+            return try connection.with(
+                "SELECT \(Self.pageColumns) FROM employees e LEFT JOIN employee_photos p ON p.employee_id = e.id WHERE e.id = ?"
+            ) { statement in
+                statement.bind(1, employeeID)
+                return try statement.step() ? [Self.absentEmployee(statement)] : []
+            }
+        }
+        var key = ""
+        var keyID: Int64 = 0
+        if let afterID {
+            let found = try connection.with("SELECT sort_key FROM employees WHERE id = ?") { statement in
+                statement.bind(1, afterID)
+                return try statement.step() ? statement.optionalText(0) : nil
+            }
+            guard let found else { return nil }
+            (key, keyID) = (found, afterID)
+        }
+        // Every folded sort key is non-empty (the service fills missing ones first), so ('', 0) is before them all.
+        return try connection.with(
+            """
+            SELECT \(Self.pageColumns) FROM employees e LEFT JOIN employee_photos p ON p.employee_id = e.id
+            WHERE e.is_active = 1 AND (e.sort_key, e.id) > (?, ?)
+            ORDER BY e.sort_key, e.id LIMIT ?
+            """
+        ) { statement in
+            statement.bind(1, key)
+            statement.bind(2, keyID)
+            statement.bind(3, limit)
+            var page: [AbsentEmployee] = []
+            while try statement.step() { page.append(Self.absentEmployee(statement)) }
+            return page
+        }
+    }
+
+    /// The ids as a JSON array, for `json_each`: one prepared statement for any number of them.
+    private static func jsonArray(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+
+    private static let absenceColumns = """
+        r.id, r.employee_id, r.leave_type_id, t.name, t.is_private, r.start_date, r.end_date, r.starts_afternoon, \
+        r.ends_morning, r.status
+        """
+    private static let absenceColumnCount: Int32 = 10
+
+    private static func absence(_ statement: SQLStatement) throws -> Absence {
+        Absence(
+            requestID: statement.int64(0), employeeID: statement.int64(1), leaveTypeID: statement.int64(2),
+            leaveTypeName: statement.text(3), isPrivateType: statement.bool(4),
+            period: LeavePeriod(
+                unchecked: try statement.date(5), end: try statement.date(6), startHalf: statement.bool(7) ? .afternoon : .morning,
+                endHalf: statement.bool(8) ? .morning : .afternoon),
+            status: try statement.status(9))
+    }
+
+    /// Per employee of the page (a JSON array of ids), a range of holiday_requests_employee (employee_id, start_date):
+    /// a request reaching the range's first day began at most a request's longest span before it.
+    static let absencesSQL = """
+        SELECT \(absenceColumns)
+        FROM json_each(?1) page
+        JOIN holiday_requests r ON r.employee_id = page.value AND r.start_date BETWEEN ?2 AND ?3 AND r.end_date >= ?4
+        JOIN leave_types t ON t.id = r.leave_type_id
+        WHERE r.status = 'approved' OR (r.status = 'pending' AND (?5 = 1 OR r.employee_id = ?6))
+        ORDER BY r.employee_id, r.start_date, r.id
+        """
+
+    func absences(
+        employeeIDs: [Int64], from start: CalendarDate, to end: CalendarDate, pendingOfEveryone: Bool, pendingOf: Int64?
+    ) throws -> [Absence] {
+        guard !employeeIDs.isEmpty else { return [] }
+        return try connection.with(Self.absencesSQL) { statement in
+            statement.bind(1, Self.jsonArray(employeeIDs))
+            statement.bind(2, Rows.earliestStart(touching: start))
+            statement.bind(3, end)
+            statement.bind(4, start)
+            statement.bind(5, pendingOfEveryone ? 1 : 0)
+            statement.bind(6, pendingOf)
+            var found: [Absence] = []
+            while try statement.step() { found.append(try Self.absence(statement)) }
+            return found
+        }
+    }
+
+    func calendarHolidays(calendarIDs: [Int64], from start: CalendarDate, to end: CalendarDate) throws -> [CalendarHolidays] {
+        guard !calendarIDs.isEmpty else { return [] }
+        return try connection.with(
+            """
+            SELECT c.id, c.name, p.date, p.name FROM holiday_calendars c
+            LEFT JOIN public_holidays p ON p.calendar_id = c.id AND p.date BETWEEN ?2 AND ?3
+            WHERE c.id IN (SELECT value FROM json_each(?1))
+            ORDER BY c.id, p.date
+            """
+        ) { statement in
+            statement.bind(1, Self.jsonArray(calendarIDs))
+            statement.bind(2, start)
+            statement.bind(3, end)
+            var calendars: [CalendarHolidays] = []
+            while try statement.step() {
+                let id = statement.int64(0)
+                if calendars.last?.calendarID != id {
+                    calendars.append(CalendarHolidays(calendarID: id, calendarName: statement.text(1), holidays: []))
+                }
+                if !statement.isNull(2) {
+                    calendars[calendars.count - 1].holidays.append(PublicHoliday(date: try statement.date(2), name: statement.text(3)))
+                }
+            }
+            return calendars
+        }
+    }
+
+    // MARK: Calendar feeds
+
+    func deliveryConfiguration() throws -> DeliveryConfiguration {
+        try SQLOutbox(connection: connection).deliveryConfiguration()
+    }
+
+    private static func feed(_ statement: SQLStatement) throws -> CalendarFeed {
+        guard let kind = CalendarFeed.Kind(rawValue: statement.text(2)) else {
+            throw SGError.conflict("A calendar feed holds a kind this program cannot read: '\(statement.text(2))'.")
+        }
+        return CalendarFeed(id: statement.int64(0), employeeID: statement.int64(1), kind: kind, createdAt: try statement.timestamp(3))
+    }
+
+    func calendarFeeds(employeeID: Int64) throws -> [CalendarFeed] {
+        try connection.with("SELECT id, employee_id, kind, created_at FROM calendar_feeds WHERE employee_id = ? ORDER BY id") { statement in
+            statement.bind(1, employeeID)
+            var feeds: [CalendarFeed] = []
+            while try statement.step() { feeds.append(try Self.feed(statement)) }
+            return feeds
+        }
+    }
+
+    func calendarFeed(secretDigest: Data) throws -> FeedOwner? {
+        try connection.with(
+            """
+            SELECT f.id, f.employee_id, f.kind, f.created_at, \(Rows.employeeColumnsOfE)
+            FROM calendar_feeds f JOIN employees e ON e.id = f.employee_id WHERE f.secret_digest = ?
+            """
+        ) { statement in
+            statement.bind(1, blob: secretDigest)
+            guard try statement.step() else { return nil }
+            return FeedOwner(feed: try Self.feed(statement), owner: Rows.employee(statement, from: 4))
+        }
+    }
+
+    /// The absence's columns, then the owner's name and surname, the duration, the instants and the history's length.
+    private static let feedColumns = """
+        \(absenceColumns), e.name, e.surname, r.halves, r.created_at, r.updated_at, \
+        (SELECT COUNT(*) FROM holiday_events h WHERE h.request_id = r.id)
+        """
+
+    private static func feedRequest(_ statement: SQLStatement) throws -> FeedRequest {
+        let first = absenceColumnCount
+        return FeedRequest(
+            absence: try absence(statement), employeeName: statement.text(first) + " " + statement.text(first + 1),
+            duration: HalfDays(halves: statement.int(first + 2)), createdAt: try statement.timestamp(first + 3),
+            updatedAt: try statement.timestamp(first + 4), changes: statement.int(first + 5))
+    }
+
+    func personalFeedRequests(employeeID: Int64, from start: CalendarDate, changedSince: Date) throws -> [FeedRequest] {
+        try connection.with(
+            """
+            SELECT \(Self.feedColumns)
+            FROM holiday_requests r JOIN employees e ON e.id = r.employee_id JOIN leave_types t ON t.id = r.leave_type_id
+            WHERE r.employee_id = ?1 AND r.start_date >= ?2 AND r.end_date >= ?3
+              AND (r.status IN ('pending', 'approved') OR r.updated_at >= ?4)
+            ORDER BY r.start_date, r.id
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, Rows.earliestStart(touching: start))
+            statement.bind(3, start)
+            statement.bind(4, Timestamp.format(changedSince))
+            var requests: [FeedRequest] = []
+            while try statement.step() { requests.append(try Self.feedRequest(statement)) }
+            return requests
+        }
+    }
+
+    /// The approved requests starting in the window (less a request's longest span). Without statistics the planner
+    /// would take holiday_requests_status and read every approved request the company ever had.
+    static let companyFeedSQL = """
+        SELECT \(feedColumns)
+        FROM holiday_requests r INDEXED BY holiday_requests_approved_start JOIN employees e ON e.id = r.employee_id JOIN leave_types t ON t.id = r.leave_type_id
+        WHERE r.status = 'approved' AND r.start_date BETWEEN ?1 AND ?2 AND r.end_date >= ?3 AND e.is_active = 1
+        ORDER BY r.start_date, r.id
+        """
+
+    func companyFeedRequests(from start: CalendarDate, to end: CalendarDate) throws -> [FeedRequest] {
+        try connection.with(Self.companyFeedSQL) { statement in
+            statement.bind(1, Rows.earliestStart(touching: start))
+            statement.bind(2, end)
+            statement.bind(3, start)
+            var requests: [FeedRequest] = []
+            while try statement.step() { requests.append(try Self.feedRequest(statement)) }
+            return requests
+        }
+    }
+
+    // MARK: Writes
+
+    func insertCalendarFeed(employeeID: Int64, kind: CalendarFeed.Kind, secretDigest: Data, at: Date) throws -> CalendarFeed {
+        try connection.execute("INSERT INTO calendar_feeds (employee_id, kind, secret_digest, created_at) VALUES (?, ?, ?, ?)") { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, kind.rawValue)
+            statement.bind(3, blob: secretDigest)
+            statement.bind(4, Timestamp.format(at))
+        }
+        return CalendarFeed(id: connection.lastInsertedRowID, employeeID: employeeID, kind: kind, createdAt: at)
+    }
+
+    func deleteCalendarFeed(id: Int64, employeeID: Int64) throws -> Bool {
+        try connection.execute("DELETE FROM calendar_feeds WHERE id = ? AND employee_id = ?") { statement in
+            statement.bind(1, id)
+            statement.bind(2, employeeID)
+        }
+        return connection.changes > 0
+    }
+}

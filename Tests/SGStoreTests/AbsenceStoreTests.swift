@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import Testing
+import SGCore
+import SGTestSupport
+@testable import SGStore
+
+/// Who is off and the feeds, on the real store: pages, range edges, and the indexes the reads rely on.
+@Suite struct AbsenceStoreTests {
+    static func plan(_ f: Fixture, _ sql: String, _ arguments: StatementArguments) async throws -> String {
+        try await f.database.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String? ?? "" }
+                .joined(separator: "\n")
+        }
+    }
+
+    @Test func aPagesAbsencesAreOneRangePerEmployeeOfTheEmployeeIndex() async throws {
+        let f = try await Fixture.make()
+        let plan = try await Self.plan(f, SQLAbsences.absencesSQL, ["[1,2,3]", "2025-03-01", "2026-03-31", "2026-03-01", 0, 1])
+        #expect(plan.contains("holiday_requests_employee (employee_id=? AND start_date>? AND start_date<?)"), "\(plan)")
+        #expect(!plan.contains("SCAN r"), "\(plan)")
+    }
+
+    @Test func theCompanyFeedReadsOnlyItsWindowOfApprovedRequests() async throws {
+        let f = try await Fixture.make()
+        let plan = try await Self.plan(f, SQLAbsences.companyFeedSQL, ["2025-01-01", "2027-01-01", "2026-01-31"])
+        #expect(plan.contains("holiday_requests_approved_start (start_date>? AND start_date<?)"), "\(plan)")
+    }
+
+    @Test func aRequestOfTheLongestSpanIsFoundOnItsLastDay() async throws {
+        let f = try await Fixture.make()
+        // 366 days, both included: the longest a request may cover.
+        let end = f.today.adding(days: HolidayService.maximumSpanDays - 1)!
+        let sick = try await f.service.createRequest(
+            for: f.alice.id, period: try LeavePeriod(start: f.today, end: end), leaveTypeID: LeaveType.sickID, comment: "", actor: f.alice.actor)
+        let absences = f.services.absences
+        for day in [f.today, end] {
+            let page = try await absences.absences(AbsenceQuery(from: day, to: day), viewer: f.bob.actor)
+            let alice = try #require(page.rows.first { $0.employee.employee.id == f.alice.id })
+            #expect(alice.absences.count == 1 && alice.absences.first?.leaveTypeName == nil && alice.absences.first?.requestID == nil)
+        }
+        let after = try await absences.absences(AbsenceQuery(from: end.adding(days: 1)!, to: end.adding(days: 1)!), viewer: f.admin.actor)
+        #expect(after.rows.allSatisfy { $0.absences.isEmpty })
+        #expect(sick.status == .approved)
+    }
+
+    @Test func pagesCoverEveryActiveEmployeeOnceInDirectoryOrder() async throws {
+        let f = try await Fixture.make()
+        for index in 0..<57 {
+            _ = try await f.services.accounts.addEmployee(NewEmployee(
+                username: "e\(index)", name: "Name\(index)", surname: index % 2 == 0 ? "Álvarez" : "Zapata", email: "e\(index)@example.com",
+                isAdmin: false, passwordHash: nil))
+        }
+        _ = try await f.services.accounts.deactivate(username: "e3")
+        var seen: [Int64] = []
+        var after: Int64?
+        var pages = 0
+        repeat {
+            let page = try await f.services.absences.absences(
+                AbsenceQuery(from: f.today, to: f.today, afterID: after, limit: 20), viewer: f.alice.actor)
+            seen += page.rows.map(\.employee.employee.id)
+            after = page.nextAfterID
+            pages += 1
+        } while after != nil && pages < 10
+        let directory = try await f.services.people.list(PeopleQuery(active: true, limit: 200)).items.map(\.employee.id)
+        #expect(seen == directory)
+        #expect(seen.count == 4 + 56 && pages == 3)
+    }
+
+    @Test func aSecretIsKeptOnlyAsItsDigest() async throws {
+        let f = try await Fixture.make()
+        let (feed, path, url) = try await f.services.absences.createFeed(kind: .company, employeeID: f.alice.id)
+        #expect(url == nil)
+        let secret = String(path.dropFirst("/ical/".count).dropLast(".ics".count))
+        let stored = try await f.database.read { db in try Data.fetchOne(db, sql: "SELECT secret_digest FROM calendar_feeds WHERE id = ?", arguments: [feed.id]) }
+        #expect(stored == Digests.tokenDigest(secret))
+        let text = try await f.database.read { db in try String.fetchAll(db, sql: "SELECT CAST(secret_digest AS TEXT) || kind || created_at FROM calendar_feeds") }
+        #expect(!text.joined().contains(secret))
+        #expect(!(try await f.services.absences.feedDocument(secret: secret)).isEmpty)
+    }
+
+    @Test func aNewFeedsURLIsUnderThePublicURLWhenOneIsSet() async throws {
+        let f = try await Fixture.make()
+        try await f.services.delivery.announce(DeliveryConfiguration(emailEnabled: false, publicURL: "https://holidays.example.com"))
+        let (_, path, url) = try await f.services.absences.createFeed(kind: .personal, employeeID: f.bob.id)
+        #expect(url == "https://holidays.example.com" + path)
+    }
+
+    @Test func theCompanyFeedCoversThirtyDaysBackAndAYearAhead() async throws {
+        let f = try await Fixture.make()
+        func sick(_ offset: Int) async throws -> HolidayRequest {
+            let day = f.weekday(offset)
+            return try await f.service.createRequest(
+                for: f.alice.id, period: try LeavePeriod(start: day, end: day), leaveTypeID: LeaveType.sickID, comment: "", actor: f.alice.actor)
+        }
+        let soon = try await sick(10)
+        let far = try await sick(CalendarFeedDocument.companyFutureDays + 7)
+        let (_, path, _) = try await f.services.absences.createFeed(kind: .company, employeeID: f.bob.id)
+        let secret = String(path.dropFirst("/ical/".count).dropLast(".ics".count))
+        func feed() async throws -> String { String(decoding: try await f.services.absences.feedDocument(secret: secret), as: UTF8.self) }
+        var text = try await feed()
+        #expect(text.contains("UID:absence-\(soon.id)@sgemployee") && !text.contains("UID:absence-\(far.id)@sgemployee"))
+        // 30 days after its last day it is still there; 31 days after, gone.
+        let last = soon.endDate.start(in: TimeZone(identifier: "UTC")!)
+        f.clock.set(last.addingTimeInterval(Double(CalendarFeedDocument.companyPastDays) * 86_400 + 43_200))
+        text = try await feed()
+        #expect(text.contains("UID:absence-\(soon.id)@sgemployee"))
+        f.clock.set(last.addingTimeInterval(Double(CalendarFeedDocument.companyPastDays + 1) * 86_400 + 43_200))
+        text = try await feed()
+        #expect(!text.contains("UID:absence-\(soon.id)@sgemployee"))
+    }
+}
