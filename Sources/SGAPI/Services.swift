@@ -20,14 +20,15 @@ public struct Services: Sendable {
     public init(
         database: AppDatabase, clock: any NowProvider = SystemClock(), directory: (any EmployeeDirectory)? = nil,
         tokenLifetime: TimeInterval = 12 * 3600, throttle: LoginThrottle? = nil, trustedProxies: Set<String> = [],
-        resetThrottle: LoginThrottle? = nil
+        resetThrottle: LoginThrottle? = nil, passwordChecks: PasswordCheckLimit? = nil
     ) {
         self.database = database
         core = database.services(clock: clock)
         sessions = core.sessions(
             store: database.sessionStore, directory: directory ?? LocalAccountDirectory(accounts: database.accountStore),
-            tokenLifetime: tokenLifetime, throttle: throttle)
-        passwords = core.passwords.served(by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle)
+            tokenLifetime: tokenLifetime, throttle: throttle, checks: passwordChecks)
+        passwords = core.passwords.served(
+            by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle, checks: passwordChecks)
         self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })
         yearViews = database.makeCache(of: RenderedYearView.self, by: RenderedYearView.Key.self)
     }

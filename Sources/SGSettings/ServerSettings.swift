@@ -12,6 +12,8 @@ public struct ServerSettings: Sendable {
     public var tokenLifetime: TimeInterval
     public var logLevel: Logger.Level
     public var loginLimits: LoginThrottle.Limits
+    /// How many password checks may be under way at once, in all and per client address.
+    public var loginChecks: PasswordCheckLimit.Limits
     public var trustedProxies: Set<String>
     /// The directory settings when SG_DIRECTORY is ldap.
     public var ldap: LDAPConfiguration?
@@ -50,6 +52,10 @@ public struct ServerSettings: Sendable {
             perAddress: settings.integer("SG_LOGIN_MAX_FAILURES_PER_ADDRESS", in: 1...10_000, default: 20),
             window: Double(settings.integer("SG_LOGIN_FAILURE_WINDOW", in: 1...10_000, default: 300)))
 
+        let loginChecks = PasswordCheckLimit.Limits(
+            total: settings.integer("SG_LOGIN_CHECKS_IN_FLIGHT", in: 1...10_000, default: PasswordCheckLimit.Limits.defaultTotal),
+            perAddress: settings.integer("SG_LOGIN_CHECKS_PER_ADDRESS", in: 1...10_000, default: 2))
+
         var trustedProxies = Set<String>()
         for item in (settings.value("SG_TRUSTED_PROXIES") ?? "").split(separator: ",") {
             let address = item.trimmingCharacters(in: .whitespaces)
@@ -73,7 +79,7 @@ public struct ServerSettings: Sendable {
 
         return try settings.checked(ServerSettings(
             host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: logLevel,
-            loginLimits: loginLimits, trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
+            loginLimits: loginLimits, loginChecks: loginChecks, trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
             warnings: settings.warnings))
     }
 }

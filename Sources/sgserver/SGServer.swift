@@ -48,6 +48,12 @@ struct SGServer: AsyncParsableCommand {
     @Option(help: "Seconds a failed login counts against its username and address [SG_LOGIN_FAILURE_WINDOW, default 300].")
     var loginFailureWindow: String?
 
+    @Option(help: "Password checks (bcrypt, LDAP binds) under way at once; more logins get 503 at once [SG_LOGIN_CHECKS_IN_FLIGHT, default twice the processors, at least 4].")
+    var loginChecksInFlight: String?
+
+    @Option(help: "Password checks under way at once for one client address (IPv6: one /64); more get 429 at once [SG_LOGIN_CHECKS_PER_ADDRESS, default 2].")
+    var loginChecksPerAddress: String?
+
     @Option(help: "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, for throttling logins per client [SG_TRUSTED_PROXIES, default none].")
     var trustedProxies: String?
 
@@ -67,6 +73,7 @@ struct SGServer: AsyncParsableCommand {
                     "SG_TOKEN_HOURS": tokenHours, "SG_LOG_LEVEL": logLevel, "SG_LOGIN_MAX_FAILURES": loginMaxFailures,
                     "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": loginMaxFailuresPerAddress,
                     "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow, "SG_TRUSTED_PROXIES": trustedProxies,
+                    "SG_LOGIN_CHECKS_IN_FLIGHT": loginChecksInFlight, "SG_LOGIN_CHECKS_PER_ADDRESS": loginChecksPerAddress,
                 ].merging(ldap.flags) { flag, _ in flag }.merging(delivery.flags) { flag, _ in flag },
                 environment: environment)
         } catch {
@@ -108,7 +115,8 @@ struct SGServer: AsyncParsableCommand {
             let services = Services(
                 database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
                 throttle: LoginThrottle(limits: settings.loginLimits), trustedProxies: settings.trustedProxies,
-                resetThrottle: LoginThrottle(limits: settings.loginLimits, counting: "password-reset attempts"))
+                resetThrottle: LoginThrottle(limits: settings.loginLimits, counting: "password-reset attempts"),
+                passwordChecks: PasswordCheckLimit(limits: settings.loginChecks))
             let worker = try await deliveryWorker(settings.delivery, database: database, logger: logger)
             let app = buildApplication(
                 configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)

@@ -24,3 +24,10 @@ public enum IPAddress {
         return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+extension IPAddress {
+    /// What a client address counts as when failed logins and checks under way are counted.
+    public static func throttleKey(_ address: String) -> String {
+        canonical(address) ?? address
+    }
+}
