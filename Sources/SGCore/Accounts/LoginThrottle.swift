@@ -130,8 +130,30 @@ public actor LoginThrottle {
         return keys
     }
 
-    /// Directories compare usernames without regard to case, so the throttle does too.
-    private static func usernameKey(_ username: String) -> String { "u:" + username.lowercased() }
+    private static func usernameKey(_ username: String) -> String { "u:" + normalizedUsername(username) }
+
+    /// A username as a directory matches it, so that every spelling the directory takes for one account counts
+    /// against one budget: compatibility-composed (NFKC: full-width letters, ligatures, the Kelvin sign become
+    /// plain letters), case-folded ("ß" as "ss"), without the characters LDAP's string preparation (RFC 4518)
+    /// maps to nothing (zero-width spaces and joiners, soft hyphens, ...), white space runs as one space. Each
+    /// spelling had a budget of its own: "ａｌｉｃｅ" was five more guesses at alice (issue 18).
+    public static func normalizedUsername(_ username: String) -> String {
+        let folded = username.precomposedStringWithCompatibilityMapping
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCompatibilityMapping
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in folded.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !result.isEmpty
+            } else if !scalar.properties.isDefaultIgnorableCodePoint {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
 
     private func prune(_ key: String, now: Date) -> [Attempt]? {
         guard var times = failures[key] else { return nil }
