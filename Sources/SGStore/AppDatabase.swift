@@ -55,12 +55,14 @@ public final class AppDatabase: Sendable {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let pool = try DatabasePool(path: path, configuration: configuration(checkpointing))
-        let database = AppDatabase(
-            writer: pool, readers: ReadConnectionPool(path: path, busyTimeout: busyTimeout),
-            checkpointer: checkpointing == .background ? Checkpointer(path: path) : nil)
-        try database.prepareSchema(schema)
-        return database
+        return try translatingErrors {
+            let pool = try DatabasePool(path: path, configuration: configuration(checkpointing))
+            let database = AppDatabase(
+                writer: pool, readers: ReadConnectionPool(path: path, busyTimeout: busyTimeout),
+                checkpointer: checkpointing == .background ? Checkpointer(path: path) : nil)
+            try database.prepareSchema(schema)
+            return database
+        }
     }
 
     /// A private in-memory database, migrated: one per test.
@@ -132,10 +134,12 @@ public final class AppDatabase: Sendable {
 
     /// Applies pending migrations; returns the identifiers applied now.
     public func migrate() throws -> [String] {
-        let before = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
-        try Self.migrator.migrate(writer)
-        let after = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
-        return Self.knownMigrations.filter { after.contains($0) && !before.contains($0) }
+        try Self.translatingErrors {
+            let before = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
+            try Self.migrator.migrate(writer)
+            let after = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
+            return Self.knownMigrations.filter { after.contains($0) && !before.contains($0) }
+        }
     }
 
     public func appliedMigrations() throws -> [String] {
@@ -246,16 +250,48 @@ public final class AppDatabase: Sendable {
                 return SGError.unavailable("The database at \(path) cannot be opened for reading: \(error.message).", retryAfterSeconds: 1)
             case .statement(let sql):
                 if error.isBusy { return lockedTooLong }
+                if let failure = storageFailure(ResultCode(rawValue: error.code)) { return failure }
                 return DatabaseError(resultCode: ResultCode(rawValue: error.code), message: error.message, sql: sql)
             }
         case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED:
             return lockedTooLong
+        case let error as DatabaseError where storageFailure(error.extendedResultCode) != nil:
+            return storageFailure(error.extendedResultCode)!
         case let error as Checkpointer.NotInWALMode:
             return SGError.conflict("The database at \(error.path) is not in WAL mode (\(error.mode)).")
         default:
             return error
         }
     }
+
+    /// The disk or the file refusing work, said in words: the server answers 503 (it is the host that needs
+    /// attention, and the client may try again later) and sgadmin prints the sentence, where both used to show
+    /// "SQLite error 13" (issue 18). Nil for other failures.
+    static func storageFailure(_ code: ResultCode) -> SGError? {
+        switch code.primaryResultCode {
+        case .SQLITE_FULL:
+            .unavailable(
+                "The disk holding the database is full, so nothing can be saved; reading still works. "
+                    + "Free some space on the server.", retryAfterSeconds: storageRetryAfter)
+        case .SQLITE_READONLY:
+            .unavailable(
+                "The database is read-only (its file, its folder or its disk cannot be written), so nothing can be saved; "
+                    + "reading still works. Make it writable for the server's user.", retryAfterSeconds: storageRetryAfter)
+        case .SQLITE_IOERR:
+            .unavailable(
+                "The disk failed to read or write the database (an I/O error). Check the server's disk and its log.",
+                retryAfterSeconds: storageRetryAfter)
+        case .SQLITE_CANTOPEN:
+            .unavailable(
+                "The database file or its write-ahead log cannot be opened: check that the folder exists and that the "
+                    + "server's user may write there.", retryAfterSeconds: storageRetryAfter)
+        default:
+            nil
+        }
+    }
+
+    /// Seconds a client is asked to wait when the disk refuses work: someone has to act first.
+    static let storageRetryAfter = 30
 
     /// What a caller hears when another process held the write lock past `busyTimeout`.
     static let lockedTooLong = SGError.unavailable(
