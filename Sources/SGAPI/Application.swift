@@ -29,6 +29,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     // Added before any route so it wraps every route and the not-found responder.
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: WriteWaitBoundMiddleware())
 
     let healthBody = ByteBuffer(
         bytes: (try? JSON.encoder.encode(DTO.Health(status: "ok", schema: (try? services.database.appliedMigrations()) ?? []))) ?? Data())

@@ -152,8 +152,16 @@ public final class AppDatabase: Sendable {
         // What this unit of work reads after its own commit must see it.
         sharedCommitCheck?.forget()
         defer { sharedCommitCheck?.forget() }
+        // The time spent queueing behind this process's other writes counts against the lock time-out too: each
+        // queued write used to wait a time-out of its own after the one before it had (5, 10, 11.6 s, issue 18).
+        let deadline = Self.writeDeadline()
         return try await Self.translatingErrors {
             try await writer.writeWithoutTransaction { db in
+                let remaining = deadline - .now
+                guard remaining > .zero else { throw Self.lockedTooLong }
+                let connection = self.writeConnection.connection(for: db)
+                connection.setBusyTimeout(remaining)
+                defer { connection.setBusyTimeout(.seconds(Self.busyTimeout)) }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
@@ -162,6 +170,20 @@ public final class AppDatabase: Sendable {
                 return result!
             }
         }
+    }
+
+    /// When a write asked for now must have the lock: `busyTimeout` from now, or sooner within
+    /// `withWriteWaitBound`.
+    private static func writeDeadline() -> ContinuousClock.Instant {
+        let own = ContinuousClock.now + .seconds(busyTimeout)
+        return WriteWaitBound.deadline.map { min($0, own) } ?? own
+    }
+
+    /// Runs `body`, one unit of work (an HTTP request), with one bound on the time all its writes together may wait
+    /// for the write lock: `busyTimeout` from now. A request past it is answered 503 at once.
+    public static func withWriteWaitBound<T>(_ body: () async throws -> T) async rethrows -> T {
+        guard WriteWaitBound.deadline == nil else { return try await body() }
+        return try await WriteWaitBound.$deadline.withValue(.now + .seconds(busyTimeout)) { try await body() }
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -295,7 +317,7 @@ public final class AppDatabase: Sendable {
 
     /// What a caller hears when another process held the write lock past `busyTimeout`.
     static let lockedTooLong = SGError.unavailable(
-        "The database stayed locked by another writer for \(Int(busyTimeout)) s. Try again in a moment.", retryAfterSeconds: 1)
+        "The database stayed locked by other writers for \(Int(busyTimeout)) s. Try again in a moment.", retryAfterSeconds: 1)
 }
 
 /// One concept's store: its reads on a pooled read connection (one snapshot), its writes in a `BEGIN IMMEDIATE`
@@ -379,6 +401,11 @@ final class BorrowedConnection: @unchecked Sendable {
         connection = borrowed
         return borrowed
     }
+}
+
+/// The instant by which the current unit of work's writes must have the lock; see `AppDatabase.withWriteWaitBound`.
+enum WriteWaitBound {
+    @TaskLocal static var deadline: ContinuousClock.Instant?
 }
 
 /// The commit generation checked once for a unit of work; see `AppDatabase.withSharedCommitCheck`.
