@@ -55,6 +55,11 @@ public final class AppDatabase: Sendable {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The file holds password hashes and everyone's leave: for the server's user only. SQLite gives the
+        // write-ahead log and its index the database file's permissions.
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
         return try translatingErrors {
             let pool = try DatabasePool(path: path, configuration: configuration(checkpointing))
             let database = AppDatabase(
@@ -79,13 +84,19 @@ public final class AppDatabase: Sendable {
         // Several readers in the server; writes are serialized by GRDB within a process and by SQLite's lock
         // across processes.
         configuration.maximumReaderCount = 4
-        if checkpointing == .background {
-            configuration.prepareDatabase { db in
+        configuration.prepareDatabase { db in
+            // After a burst, the log file is cut back to this size when it starts over, instead of keeping the
+            // burst's size on disk for good.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(journalSizeLimit)")
+            if checkpointing == .background {
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(backgroundSafetyNetPages)")
             }
         }
         return configuration
     }
+
+    /// Bytes of write-ahead log kept on disk once it has been copied back into the database.
+    public static let journalSizeLimit = 64 * 1024 * 1024
 
     /// Copies what it can of the write-ahead log into the database file without waiting for or blocking anyone
     /// (a PASSIVE checkpoint, on a connection of its own). Returns the log's pages and how many are now copied.
