@@ -7,6 +7,8 @@ public protocol AccountReading {
     func employees(includeInactive: Bool) throws -> [Employee]
     /// The bcrypt hash of a local account's password; nil for an unknown username or a directory account.
     func passwordHash(username: String) throws -> String?
+    /// The highest bcrypt cost among the stored password hashes; nil when there are none.
+    func highestPasswordCost() throws -> Int?
     /// The directory's record of one employee; nil for a local account.
     func directoryProfile(username: String) throws -> DirectoryProfile?
     /// Every employee a directory manages, active or not, by username.
