@@ -84,11 +84,14 @@ public struct SessionService: Sendable {
         return try await checks.run(address: address, check)
     }
 
+    /// Sessions kept per employee: a new login ends the oldest beyond this (a login loop left thousands).
+    public static let maximumTokensPerEmployee = 20
+
     public func issue(for employee: Employee) async throws -> IssuedToken {
         let now = clock.now()
         let (token, digest) = Self.makeToken()
         let expires = now.addingTimeInterval(tokenLifetime)
-        try await store.saveToken(digest: digest, employeeID: employee.id, at: now, expiresAt: expires)
+        try await store.saveToken(digest: digest, employeeID: employee.id, at: now, expiresAt: expires, keeping: Self.maximumTokensPerEmployee)
         return IssuedToken(token: token, expiresAt: expires, employee: employee)
     }
 
