@@ -42,6 +42,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     let authenticated = router.group("/v1")
         .add(middleware: SharedCommitCheckMiddleware(database: services.database))
         .add(middleware: AuthMiddleware(sessions: services.sessions))
+    if let limit = services.writeLimit { authenticated.add(middleware: WriteRateLimitMiddleware(limit: limit)) }
     AuthController(services: services).addRoutes(to: authenticated)
     ProfileController(services: services).addRoutes(to: authenticated)
     DevicesController(services: services).addRoutes(to: authenticated)

@@ -14,6 +14,8 @@ public struct ServerSettings: Sendable {
     public var loginLimits: LoginThrottle.Limits
     /// How many password checks may be under way at once, in all and per client address.
     public var loginChecks: PasswordCheckLimit.Limits
+    /// Changes one employee may make a minute through the API.
+    public var writesPerMinute: Int
     public var trustedProxies: Set<String>
     /// The directory settings when SG_DIRECTORY is ldap.
     public var ldap: LDAPConfiguration?
@@ -56,6 +58,8 @@ public struct ServerSettings: Sendable {
             total: settings.integer("SG_LOGIN_CHECKS_IN_FLIGHT", in: 1...10_000, default: PasswordCheckLimit.Limits.defaultTotal),
             perAddress: settings.integer("SG_LOGIN_CHECKS_PER_ADDRESS", in: 1...10_000, default: 2))
 
+        let writesPerMinute = settings.integer("SG_WRITES_PER_MINUTE", in: 1...1_000_000, default: 120)
+
         var trustedProxies = Set<String>()
         for item in (settings.value("SG_TRUSTED_PROXIES") ?? "").split(separator: ",") {
             let address = item.trimmingCharacters(in: .whitespaces)
@@ -79,7 +83,7 @@ public struct ServerSettings: Sendable {
 
         return try settings.checked(ServerSettings(
             host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: logLevel,
-            loginLimits: loginLimits, loginChecks: loginChecks, trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
+            loginLimits: loginLimits, loginChecks: loginChecks, writesPerMinute: writesPerMinute, trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
             warnings: settings.warnings))
     }
 }

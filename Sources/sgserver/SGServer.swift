@@ -54,6 +54,9 @@ struct SGServer: AsyncParsableCommand {
     @Option(help: "Password checks under way at once for one client address (IPv6: one /64); more get 429 at once [SG_LOGIN_CHECKS_PER_ADDRESS, default 2].")
     var loginChecksPerAddress: String?
 
+    @Option(help: "Changes (POST, PUT, PATCH, DELETE) one employee may make a minute; beyond, 429 [SG_WRITES_PER_MINUTE, default 120].")
+    var writesPerMinute: String?
+
     @Option(help: "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, for throttling logins per client [SG_TRUSTED_PROXIES, default none].")
     var trustedProxies: String?
 
@@ -74,6 +77,7 @@ struct SGServer: AsyncParsableCommand {
                     "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": loginMaxFailuresPerAddress,
                     "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow, "SG_TRUSTED_PROXIES": trustedProxies,
                     "SG_LOGIN_CHECKS_IN_FLIGHT": loginChecksInFlight, "SG_LOGIN_CHECKS_PER_ADDRESS": loginChecksPerAddress,
+                    "SG_WRITES_PER_MINUTE": writesPerMinute,
                 ].merging(ldap.flags) { flag, _ in flag }.merging(delivery.flags) { flag, _ in flag },
                 environment: environment)
         } catch {
@@ -116,7 +120,8 @@ struct SGServer: AsyncParsableCommand {
                 database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
                 throttle: LoginThrottle(limits: settings.loginLimits), trustedProxies: settings.trustedProxies,
                 resetThrottle: LoginThrottle(limits: settings.loginLimits, counting: "password-reset attempts"),
-                passwordChecks: PasswordCheckLimit(limits: settings.loginChecks))
+                passwordChecks: PasswordCheckLimit(limits: settings.loginChecks),
+                writeLimit: WriteRateLimit(perMinute: settings.writesPerMinute))
             let worker = try await deliveryWorker(settings.delivery, database: database, logger: logger)
             let app = buildApplication(
                 configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)
