@@ -7,10 +7,12 @@ import SGStore
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
+    public var limits: ConnectionLimits
 
-    public init(host: String = "127.0.0.1", port: Int = 8080) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, limits: ConnectionLimits = ConnectionLimits()) {
         self.host = host
         self.port = port
+        self.limits = limits
     }
 }
 
@@ -20,6 +22,7 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(services: services),
+        server: .http1(configuration: configuration.limits.http1(counting: OpenConnections())),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sgserver"),
         services: services.database.checkpointsInBackground ? [WALCheckpointService(database: services.database, logger: logger)] : [],
         logger: logger)

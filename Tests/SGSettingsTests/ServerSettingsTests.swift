@@ -29,7 +29,10 @@ struct ServerSettingsTests {
     }
 
     /// The settings that bound what one client or one burst may take.
-    static let limitNames = ["SG_LOGIN_CHECKS_IN_FLIGHT", "SG_LOGIN_CHECKS_PER_ADDRESS", "SG_WRITES_PER_MINUTE"]
+    static let limitNames = [
+        "SG_LOGIN_CHECKS_IN_FLIGHT", "SG_LOGIN_CHECKS_PER_ADDRESS", "SG_WRITES_PER_MINUTE", "SG_IDLE_TIMEOUT", "SG_BODY_TIMEOUT",
+        "SG_MAX_CONNECTIONS",
+    ]
 
     @Test("the limits: defaults, given values, and every bad one named at once")
     func limits() throws {
@@ -37,10 +40,14 @@ struct ServerSettingsTests {
         #expect(defaults.loginChecks == PasswordCheckLimit.Limits())
         #expect(defaults.loginChecks.total >= 4 && defaults.loginChecks.perAddress == 2)
         #expect(defaults.writesPerMinute == 120)
+        #expect(defaults.idleTimeout == 30 && defaults.bodyTimeout == 30 && defaults.maxConnections == 2000)
         let given = try ServerSettings.resolve(
             flags: Self.flags(["SG_LOGIN_CHECKS_IN_FLIGHT": "16"]), environment: ["SG_LOGIN_CHECKS_PER_ADDRESS": "3"])
         #expect(given.loginChecks == PasswordCheckLimit.Limits(total: 16, perAddress: 3))
         #expect(try ServerSettings.resolve(flags: Self.flags(["SG_WRITES_PER_MINUTE": "30"]), environment: [:]).writesPerMinute == 30)
+        let connections = try ServerSettings.resolve(
+            flags: Self.flags(["SG_IDLE_TIMEOUT": "5"]), environment: ["SG_BODY_TIMEOUT": "7", "SG_MAX_CONNECTIONS": "100"])
+        #expect(connections.idleTimeout == 5 && connections.bodyTimeout == 7 && connections.maxConnections == 100)
         let problems = try Self.problems(environment: Dictionary(uniqueKeysWithValues: Self.limitNames.map { ($0, "0") }))
         for name in Self.limitNames {
             #expect(problems.contains { $0.hasPrefix(name + " / --") }, "\(name): \(problems)")
