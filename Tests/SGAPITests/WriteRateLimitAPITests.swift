@@ -35,3 +35,15 @@ import SGTestSupport
         }
     }
 }
+
+extension WriteRateLimitAPITests {
+    /// The audit sent a 16 MB settings body; JSON bodies stop at 128 KiB, before any of it is parsed or stored.
+    @Test func aHugeSettingsBodyIsRefusedAsTooLarge() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let huge = #"{"notifications":true,"padding":""# + String(repeating: "x", count: 16 * 1024 * 1024) + #""}"#
+            expectProblem(try await client.call(.put, "/v1/me/settings", token: alice, json: huge), .contentTooLarge, "payload-too-large")
+        }
+    }
+}
