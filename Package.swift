@@ -47,7 +47,7 @@ let package = Package(
                 .embedInCode("0009_working_weeks.sql"),
                 .embedInCode("0010_held_days.sql"),
                 .embedInCode("0011_holiday_calendars.sql"),
-                .embedInCode("0014_token_expiry.sql"),
+                .embedInCode("0015_token_expiry.sql"),
             ],
             swiftSettings: strict
         ),

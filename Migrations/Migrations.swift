@@ -27,6 +27,6 @@ public enum SchemaMigrations {
         Migration(identifier: "0010_held_days", sql: String(decoding: PackageResources._010_held_days_sql, as: UTF8.self)),
         Migration(
             identifier: "0011_holiday_calendars", sql: String(decoding: PackageResources._011_holiday_calendars_sql, as: UTF8.self)),
-        Migration(identifier: "0014_token_expiry", sql: String(decoding: PackageResources._014_token_expiry_sql, as: UTF8.self)),
+        Migration(identifier: "0015_token_expiry", sql: String(decoding: PackageResources._015_token_expiry_sql, as: UTF8.self)),
     ]
 }
