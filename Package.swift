@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // Already in the graph through Hummingbird: named here for the channel handler that bounds a request's
+        // read time (SGAPI/ConnectionLimits.swift).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         // Domain values and rules. Imports no web framework, database or directory client.
@@ -46,6 +50,7 @@ let package = Package(
                 .embedInCode("0012_held_days_spanning_expiry.sql"),
                 .embedInCode("0013_calendar_feeds.sql"),
                 .embedInCode("0014_approved_requests_by_start.sql"),
+                .embedInCode("0015_token_expiry.sql"),
             ],
             swiftSettings: strict
         ),
@@ -107,6 +112,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: strict
         ),

@@ -34,5 +34,6 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0014_approved_requests_by_start",
             sql: String(decoding: PackageResources._014_approved_requests_by_start_sql, as: UTF8.self)),
+        Migration(identifier: "0015_token_expiry", sql: String(decoding: PackageResources._015_token_expiry_sql, as: UTF8.self)),
     ]
 }

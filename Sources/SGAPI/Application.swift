@@ -7,10 +7,12 @@ import SGStore
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
+    public var limits: ConnectionLimits
 
-    public init(host: String = "127.0.0.1", port: Int = 8080) {
+    public init(host: String = "127.0.0.1", port: Int = 8080, limits: ConnectionLimits = ConnectionLimits()) {
         self.host = host
         self.port = port
+        self.limits = limits
     }
 }
 
@@ -20,6 +22,7 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(services: services),
+        server: .http1(configuration: configuration.limits.http1(counting: OpenConnections())),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sgserver"),
         services: services.database.checkpointsInBackground ? [WALCheckpointService(database: services.database, logger: logger)] : [],
         logger: logger)
@@ -29,6 +32,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     // Added before any route so it wraps every route and the not-found responder.
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: WriteWaitBoundMiddleware())
 
     let healthBody = ByteBuffer(
         bytes: (try? JSON.encoder.encode(DTO.Health(status: "ok", schema: (try? services.database.appliedMigrations()) ?? []))) ?? Data())
@@ -42,6 +46,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     let authenticated = router.group("/v1")
         .add(middleware: SharedCommitCheckMiddleware(database: services.database))
         .add(middleware: AuthMiddleware(sessions: services.sessions))
+    if let limit = services.writeLimit { authenticated.add(middleware: WriteRateLimitMiddleware(limit: limit)) }
     AuthController(services: services).addRoutes(to: authenticated)
     ProfileController(services: services).addRoutes(to: authenticated)
     DevicesController(services: services).addRoutes(to: authenticated)

@@ -28,3 +28,16 @@ struct AuthMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 }
+
+/// Takes each change (any method but GET and HEAD) from the authenticated employee's write budget; 429 past it.
+struct WriteRateLimitMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let limit: WriteRateLimit
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.method != .get, request.method != .head, let employee = context.employee {
+            try limit.take(employeeID: employee.id)
+        }
+        return try await next(request, context)
+    }
+}

@@ -14,20 +14,24 @@ public struct Services: Sendable {
     public let trustedProxies: Set<String>
     /// `GET /v1/me/holidays` bodies as sent, until the next commit or the end of the company's day.
     let yearViews: CommitScopedCache<RenderedYearView.Key, RenderedYearView>
+    /// Each employee's budget of changes; nil: unbounded.
+    public let writeLimit: WriteRateLimit?
     /// For the health route and the write-ahead log's checkpoints; handlers use the services.
     let database: AppDatabase
 
     public init(
         database: AppDatabase, clock: any NowProvider = SystemClock(), directory: (any EmployeeDirectory)? = nil,
         tokenLifetime: TimeInterval = 12 * 3600, throttle: LoginThrottle? = nil, trustedProxies: Set<String> = [],
-        resetThrottle: LoginThrottle? = nil
+        resetThrottle: LoginThrottle? = nil, passwordChecks: PasswordCheckLimit? = nil, writeLimit: WriteRateLimit? = nil
     ) {
         self.database = database
+        self.writeLimit = writeLimit
         core = database.services(clock: clock)
         sessions = core.sessions(
             store: database.sessionStore, directory: directory ?? LocalAccountDirectory(accounts: database.accountStore),
-            tokenLifetime: tokenLifetime, throttle: throttle)
-        passwords = core.passwords.served(by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle)
+            tokenLifetime: tokenLifetime, throttle: throttle, checks: passwordChecks)
+        passwords = core.passwords.served(
+            by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle, checks: passwordChecks)
         self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })
         yearViews = database.makeCache(of: RenderedYearView.self, by: RenderedYearView.Key.self)
     }

@@ -10,3 +10,11 @@ struct SharedCommitCheckMiddleware<Context: RequestContext>: RouterMiddleware {
         try await database.withSharedCommitCheck { try await next(request, context) }
     }
 }
+
+/// One bound per request on the time its writes together wait for the database's write lock
+/// (`AppDatabase.withWriteWaitBound`): past it, 503 with Retry-After at once.
+struct WriteWaitBoundMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await AppDatabase.withWriteWaitBound { try await next(request, context) }
+    }
+}

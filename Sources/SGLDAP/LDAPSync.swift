@@ -82,7 +82,16 @@ extension LDAPDirectory {
         progress(0, total)
         for account in accounts {
             let existed = try await service.employee(username: account.username) != nil
-            let employee = try await service.provision(account, owned: ownedFields)
+            let employee: Employee
+            do {
+                employee = try await service.provision(account, owned: ownedFields)
+            } catch SGError.forbidden(let reason) {
+                // An account of the app with this username belongs to someone else.
+                result.skipped.append("\(account.username): \(reason)")
+                done += 1
+                progress(done, total)
+                continue
+            }
             if existed { result.updated += 1 } else { result.created += 1 }
             if employee.isAdmin { result.admins += 1 }
             done += 1

@@ -36,8 +36,15 @@ extension SettingsResolver {
         // Where the directory is.
         let url = text("SG_LDAP_URL")
         if let url {
-            for item in LDAPConfiguration.urls(in: url) where !LDAPConfiguration.isLDAPURL(item) {
+            let urls = LDAPConfiguration.urls(in: url)
+            for item in urls where !LDAPConfiguration.isLDAPURL(item) {
                 problem("\(label("SG_LDAP_URL")) '\(item)' is not an ldap:// or ldaps:// URL")
+            }
+            // libldap tries the list in turn: an ldap:// one is where logins go when the ldaps:// ones are down.
+            if urls.contains(where: LDAPConfiguration.isLDAPS), urls.contains(where: { !LDAPConfiguration.isLDAPS($0) }) {
+                problem(
+                    "\(label("SG_LDAP_URL")) '\(url)' mixes ldaps:// and ldap:// URLs: whenever the ldaps:// servers could not be "
+                        + "reached, logins would fall back to cleartext. List only ldaps:// URLs, or only ldap:// ones with SG_LDAP_START_TLS")
             }
         } else {
             problem("\(label("SG_LDAP_URL")) is missing (e.g. ldaps://ldap.example.com)")

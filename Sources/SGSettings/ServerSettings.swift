@@ -12,6 +12,16 @@ public struct ServerSettings: Sendable {
     public var tokenLifetime: TimeInterval
     public var logLevel: Logger.Level
     public var loginLimits: LoginThrottle.Limits
+    /// How many password checks may be under way at once, in all and per client address.
+    public var loginChecks: PasswordCheckLimit.Limits
+    /// Changes one employee may make a minute through the API.
+    public var writesPerMinute: Int
+    /// Seconds a connection may go without a complete request head (while it arrives, and between requests).
+    public var idleTimeout: Int
+    /// Seconds a request's body may take to arrive after its head.
+    public var bodyTimeout: Int
+    /// Connections served at once.
+    public var maxConnections: Int
     public var trustedProxies: Set<String>
     /// The directory settings when SG_DIRECTORY is ldap.
     public var ldap: LDAPConfiguration?
@@ -50,6 +60,15 @@ public struct ServerSettings: Sendable {
             perAddress: settings.integer("SG_LOGIN_MAX_FAILURES_PER_ADDRESS", in: 1...10_000, default: 20),
             window: Double(settings.integer("SG_LOGIN_FAILURE_WINDOW", in: 1...10_000, default: 300)))
 
+        let loginChecks = PasswordCheckLimit.Limits(
+            total: settings.integer("SG_LOGIN_CHECKS_IN_FLIGHT", in: 1...10_000, default: PasswordCheckLimit.Limits.defaultTotal),
+            perAddress: settings.integer("SG_LOGIN_CHECKS_PER_ADDRESS", in: 1...10_000, default: 2))
+
+        let writesPerMinute = settings.integer("SG_WRITES_PER_MINUTE", in: 1...1_000_000, default: 120)
+        let idleTimeout = settings.integer("SG_IDLE_TIMEOUT", in: 1...3600, default: 30)
+        let bodyTimeout = settings.integer("SG_BODY_TIMEOUT", in: 1...3600, default: 30)
+        let maxConnections = settings.integer("SG_MAX_CONNECTIONS", in: 1...1_000_000, default: 2000)
+
         var trustedProxies = Set<String>()
         for item in (settings.value("SG_TRUSTED_PROXIES") ?? "").split(separator: ",") {
             let address = item.trimmingCharacters(in: .whitespaces)
@@ -73,7 +92,8 @@ public struct ServerSettings: Sendable {
 
         return try settings.checked(ServerSettings(
             host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: logLevel,
-            loginLimits: loginLimits, trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
+            loginLimits: loginLimits, loginChecks: loginChecks, writesPerMinute: writesPerMinute, idleTimeout: idleTimeout, bodyTimeout: bodyTimeout, maxConnections: maxConnections,
+            trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
             warnings: settings.warnings))
     }
 }

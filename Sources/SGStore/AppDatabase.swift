@@ -55,12 +55,19 @@ public final class AppDatabase: Sendable {
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let pool = try DatabasePool(path: path, configuration: configuration(checkpointing))
-        let database = AppDatabase(
-            writer: pool, readers: ReadConnectionPool(path: path, busyTimeout: busyTimeout),
-            checkpointer: checkpointing == .background ? Checkpointer(path: path) : nil)
-        try database.prepareSchema(schema)
-        return database
+        // The file holds password hashes and everyone's leave: for the server's user only. SQLite gives the
+        // write-ahead log and its index the database file's permissions.
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        return try translatingErrors {
+            let pool = try DatabasePool(path: path, configuration: configuration(checkpointing))
+            let database = AppDatabase(
+                writer: pool, readers: ReadConnectionPool(path: path, busyTimeout: busyTimeout),
+                checkpointer: checkpointing == .background ? Checkpointer(path: path) : nil)
+            try database.prepareSchema(schema)
+            return database
+        }
     }
 
     /// A private in-memory database, migrated: one per test.
@@ -77,13 +84,19 @@ public final class AppDatabase: Sendable {
         // Several readers in the server; writes are serialized by GRDB within a process and by SQLite's lock
         // across processes.
         configuration.maximumReaderCount = 4
-        if checkpointing == .background {
-            configuration.prepareDatabase { db in
+        configuration.prepareDatabase { db in
+            // After a burst, the log file is cut back to this size when it starts over, instead of keeping the
+            // burst's size on disk for good.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(journalSizeLimit)")
+            if checkpointing == .background {
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(backgroundSafetyNetPages)")
             }
         }
         return configuration
     }
+
+    /// Bytes of write-ahead log kept on disk once it has been copied back into the database.
+    public static let journalSizeLimit = 64 * 1024 * 1024
 
     /// Copies what it can of the write-ahead log into the database file without waiting for or blocking anyone
     /// (a PASSIVE checkpoint, on a connection of its own). Returns the log's pages and how many are now copied.
@@ -132,10 +145,12 @@ public final class AppDatabase: Sendable {
 
     /// Applies pending migrations; returns the identifiers applied now.
     public func migrate() throws -> [String] {
-        let before = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
-        try Self.migrator.migrate(writer)
-        let after = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
-        return Self.knownMigrations.filter { after.contains($0) && !before.contains($0) }
+        try Self.translatingErrors {
+            let before = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
+            try Self.migrator.migrate(writer)
+            let after = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
+            return Self.knownMigrations.filter { after.contains($0) && !before.contains($0) }
+        }
     }
 
     public func appliedMigrations() throws -> [String] {
@@ -148,8 +163,16 @@ public final class AppDatabase: Sendable {
         // What this unit of work reads after its own commit must see it.
         sharedCommitCheck?.forget()
         defer { sharedCommitCheck?.forget() }
+        // The time spent queueing behind this process's other writes counts against the lock time-out too: each
+        // queued write used to wait a time-out of its own after the one before it had (5, 10, 11.6 s, issue 18).
+        let deadline = Self.writeDeadline()
         return try await Self.translatingErrors {
             try await writer.writeWithoutTransaction { db in
+                let remaining = deadline - .now
+                guard remaining > .zero else { throw Self.lockedTooLong }
+                let connection = self.writeConnection.connection(for: db)
+                connection.setBusyTimeout(remaining)
+                defer { connection.setBusyTimeout(.seconds(Self.busyTimeout)) }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
@@ -158,6 +181,20 @@ public final class AppDatabase: Sendable {
                 return result!
             }
         }
+    }
+
+    /// When a write asked for now must have the lock: `busyTimeout` from now, or sooner within
+    /// `withWriteWaitBound`.
+    private static func writeDeadline() -> ContinuousClock.Instant {
+        let own = ContinuousClock.now + .seconds(busyTimeout)
+        return WriteWaitBound.deadline.map { min($0, own) } ?? own
+    }
+
+    /// Runs `body`, one unit of work (an HTTP request), with one bound on the time all its writes together may wait
+    /// for the write lock: `busyTimeout` from now. A request past it is answered 503 at once.
+    public static func withWriteWaitBound<T>(_ body: () async throws -> T) async rethrows -> T {
+        guard WriteWaitBound.deadline == nil else { return try await body() }
+        return try await WriteWaitBound.$deadline.withValue(.now + .seconds(busyTimeout)) { try await body() }
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
@@ -246,10 +283,13 @@ public final class AppDatabase: Sendable {
                 return SGError.unavailable("The database at \(path) cannot be opened for reading: \(error.message).", retryAfterSeconds: 1)
             case .statement(let sql):
                 if error.isBusy { return lockedTooLong }
+                if let failure = storageFailure(ResultCode(rawValue: error.code)) { return failure }
                 return DatabaseError(resultCode: ResultCode(rawValue: error.code), message: error.message, sql: sql)
             }
         case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED:
             return lockedTooLong
+        case let error as DatabaseError where storageFailure(error.extendedResultCode) != nil:
+            return storageFailure(error.extendedResultCode)!
         case let error as Checkpointer.NotInWALMode:
             return SGError.conflict("The database at \(error.path) is not in WAL mode (\(error.mode)).")
         default:
@@ -257,9 +297,38 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// The disk or the file refusing work, said in words: the server answers 503 (it is the host that needs
+    /// attention, and the client may try again later) and sgadmin prints the sentence, where both used to show
+    /// "SQLite error 13" (issue 18). Nil for other failures.
+    static func storageFailure(_ code: ResultCode) -> SGError? {
+        switch code.primaryResultCode {
+        case .SQLITE_FULL:
+            .unavailable(
+                "The disk holding the database is full, so nothing can be saved; reading still works. "
+                    + "Free some space on the server.", retryAfterSeconds: storageRetryAfter)
+        case .SQLITE_READONLY:
+            .unavailable(
+                "The database is read-only (its file, its folder or its disk cannot be written), so nothing can be saved; "
+                    + "reading still works. Make it writable for the server's user.", retryAfterSeconds: storageRetryAfter)
+        case .SQLITE_IOERR:
+            .unavailable(
+                "The disk failed to read or write the database (an I/O error). Check the server's disk and its log.",
+                retryAfterSeconds: storageRetryAfter)
+        case .SQLITE_CANTOPEN:
+            .unavailable(
+                "The database file or its write-ahead log cannot be opened: check that the folder exists and that the "
+                    + "server's user may write there.", retryAfterSeconds: storageRetryAfter)
+        default:
+            nil
+        }
+    }
+
+    /// Seconds a client is asked to wait when the disk refuses work: someone has to act first.
+    static let storageRetryAfter = 30
+
     /// What a caller hears when another process held the write lock past `busyTimeout`.
     static let lockedTooLong = SGError.unavailable(
-        "The database stayed locked by another writer for \(Int(busyTimeout)) s. Try again in a moment.", retryAfterSeconds: 1)
+        "The database stayed locked by other writers for \(Int(busyTimeout)) s. Try again in a moment.", retryAfterSeconds: 1)
 }
 
 /// One concept's store: its reads on a pooled read connection (one snapshot), its writes in a `BEGIN IMMEDIATE`
@@ -349,6 +418,11 @@ final class BorrowedConnection: @unchecked Sendable {
         connection = borrowed
         return borrowed
     }
+}
+
+/// The instant by which the current unit of work's writes must have the lock; see `AppDatabase.withWriteWaitBound`.
+enum WriteWaitBound {
+    @TaskLocal static var deadline: ContinuousClock.Instant?
 }
 
 /// The commit generation checked once for a unit of work; see `AppDatabase.withSharedCommitCheck`.

@@ -48,6 +48,24 @@ struct SGServer: AsyncParsableCommand {
     @Option(help: "Seconds a failed login counts against its username and address [SG_LOGIN_FAILURE_WINDOW, default 300].")
     var loginFailureWindow: String?
 
+    @Option(help: "Password checks (bcrypt, LDAP binds) under way at once; more logins get 503 at once [SG_LOGIN_CHECKS_IN_FLIGHT, default twice the processors, at least 4].")
+    var loginChecksInFlight: String?
+
+    @Option(help: "Password checks under way at once for one client address (IPv6: one /64); more get 429 at once [SG_LOGIN_CHECKS_PER_ADDRESS, default 2].")
+    var loginChecksPerAddress: String?
+
+    @Option(help: "Changes (POST, PUT, PATCH, DELETE) one employee may make a minute; beyond, 429 [SG_WRITES_PER_MINUTE, default 120].")
+    var writesPerMinute: String?
+
+    @Option(help: "Seconds a connection may go without a complete request head, while it arrives and between requests [SG_IDLE_TIMEOUT, default 30].")
+    var idleTimeout: String?
+
+    @Option(help: "Seconds a request's body may take to arrive after its head [SG_BODY_TIMEOUT, default 30].")
+    var bodyTimeout: String?
+
+    @Option(help: "Connections served at once; more are closed when accepted [SG_MAX_CONNECTIONS, default 2000, at most the open-file limit less 256].")
+    var maxConnections: String?
+
     @Option(help: "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, for throttling logins per client [SG_TRUSTED_PROXIES, default none].")
     var trustedProxies: String?
 
@@ -68,6 +86,9 @@ struct SGServer: AsyncParsableCommand {
                     "SG_TOKEN_HOURS": tokenHours, "SG_LOG_LEVEL": logLevel, "SG_LOGIN_MAX_FAILURES": loginMaxFailures,
                     "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": loginMaxFailuresPerAddress,
                     "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow, "SG_TRUSTED_PROXIES": trustedProxies,
+                    "SG_LOGIN_CHECKS_IN_FLIGHT": loginChecksInFlight, "SG_LOGIN_CHECKS_PER_ADDRESS": loginChecksPerAddress,
+                    "SG_WRITES_PER_MINUTE": writesPerMinute, "SG_IDLE_TIMEOUT": idleTimeout, "SG_BODY_TIMEOUT": bodyTimeout,
+                    "SG_MAX_CONNECTIONS": maxConnections,
                 ].merging(ldap.flags) { flag, _ in flag }.merging(delivery.flags) { flag, _ in flag },
                 environment: environment)
         } catch {
@@ -109,10 +130,14 @@ struct SGServer: AsyncParsableCommand {
             let services = Services(
                 database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
                 throttle: LoginThrottle(limits: settings.loginLimits), trustedProxies: settings.trustedProxies,
-                resetThrottle: LoginThrottle(limits: settings.loginLimits, counting: "password-reset attempts"))
+                resetThrottle: LoginThrottle(limits: settings.loginLimits, counting: "password-reset attempts"),
+                passwordChecks: PasswordCheckLimit(limits: settings.loginChecks),
+                writeLimit: WriteRateLimit(perMinute: settings.writesPerMinute))
             let worker = try await deliveryWorker(settings.delivery, database: database, logger: logger)
             let app = buildApplication(
-                configuration: ServerConfiguration(host: settings.host, port: settings.port), services: services, logger: logger)
+                configuration: ServerConfiguration(
+                    host: settings.host, port: settings.port, limits: connectionLimits(settings, logger: logger)),
+                services: services, logger: logger)
             say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(services.sessions.directory.kind))")
             // A group stops its services in reverse order: the server stops taking requests first, then the worker
             // finishes the sends under way.
@@ -138,6 +163,24 @@ func deliveryWorker(_ settings: DeliverySettings, database: AppDatabase, logger:
         delivery: delivery, email: settings.smtp.map(SMTPSender.init(configuration:)),
         webhooks: WebhookSender(configuration: settings.webhooks),
         options: DeliveryWorker.Options(pollInterval: settings.pollInterval, reminderAfterHours: settings.reminderAfterHours), logger: workerLogger)
+}
+
+/// The connection limits from the settings, with the process's open-file limit raised as far as allowed and the
+/// connection cap kept below it (each connection takes a file descriptor; the database and the directory take a few).
+func connectionLimits(_ settings: ServerSettings, logger: Logger) -> ConnectionLimits {
+    let files = ConnectionLimits.raiseOpenFileLimit()
+    var maximum = settings.maxConnections
+    if files > 0, maximum > files - 256 {
+        maximum = max(1, files - 256)
+        logger.warning(
+            "SG_MAX_CONNECTIONS \(settings.maxConnections) is more than the open-file limit (\(files)) leaves room for: serving \(maximum) at once. Raise the limit (ulimit -n, LimitNOFILE=) to serve more.")
+    }
+    logger.info("Connections", metadata: [
+        "open-file limit": "\(files)", "max connections": "\(maximum)", "idle timeout": "\(settings.idleTimeout) s",
+        "body timeout": "\(settings.bodyTimeout) s",
+    ])
+    return ConnectionLimits(
+        idleTimeout: .seconds(settings.idleTimeout), bodyTimeout: .seconds(settings.bodyTimeout), maximumConnections: maximum)
 }
 
 /// Writes a line to standard output at once (unbuffered), so it shows promptly under `make` or in a log file.

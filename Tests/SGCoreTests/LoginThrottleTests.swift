@@ -62,3 +62,35 @@ struct LoginThrottleTests {
         await #expect(performing: { try await throttle.check(username: "u999", address: nil) }, throws: { Self.isThrottled($0) })
     }
 }
+
+@Suite("Login throttle keys")
+struct LoginThrottleKeyTests {
+    /// Issue 18, finding 2: a directory matches "ａｌｉｃｅ" (full-width) or "ALİCE"-like spellings as the same
+    /// account, so each spelling had a budget of its own.
+    @Test("look-alike spellings of a username share one budget")
+    func lookAlikes() async throws {
+        let clock = FixedClock(LoginThrottleTests.start)
+        let spellings = ["ａｌｉｃｅ", "ＡＬＩＣＥ", "Alice", "alice\u{200B}", "ALICE"]
+        let throttle = LoginThrottle(limits: .init(perUsername: spellings.count, perAddress: 1_000, window: 300), clock: clock)
+        for spelling in spellings { await throttle.recordFailure(username: spelling, address: nil) }
+        for spelling in spellings + ["alice", "ａlice"] {
+            await #expect("\(spelling)", performing: { try await throttle.check(username: spelling, address: nil) },
+                          throws: { LoginThrottleTests.isThrottled($0) })
+        }
+        // Different names stay apart.
+        try await throttle.check(username: "alicia", address: nil)
+    }
+
+    @Test("an IPv6 client is counted per /64, as one host can use the whole of it")
+    func ipv6Prefix() async throws {
+        let clock = FixedClock(LoginThrottleTests.start)
+        let throttle = LoginThrottle(limits: .init(perUsername: 100, perAddress: 3, window: 300), clock: clock)
+        for host in 1...3 { await throttle.recordFailure(username: "user\(host)", address: "2001:db8:1:2::\(host)") }
+        await #expect(performing: { try await throttle.check(username: "other", address: "2001:db8:1:2:ffff::9") },
+                      throws: { LoginThrottleTests.isThrottled($0) })
+        try await throttle.check(username: "other", address: "2001:db8:1:3::1")
+        // IPv4 addresses stay whole.
+        for host in 1...3 { await throttle.recordFailure(username: "user\(host)", address: "192.0.2.\(host)") }
+        try await throttle.check(username: "other", address: "192.0.2.4")
+    }
+}

@@ -279,5 +279,68 @@ enum TestBytes {
     static let png: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)
     static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
         + [0xFF, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0xE0, 0x02, 0x80, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]
+        + [0xFF, 0xDA, 0x00, 0x0C, 0x03, 0x01, 0x00, 0x02, 0x11, 0x03, 0x11, 0x00, 0x3F, 0x00, 0x12, 0x34]  // a scan and its data
         + [0xFF, 0xD9]
+}
+
+/// Issue 18, finding 7: a PNG declaring 8192×8192 pixels over a small IDAT (a decompression bomb) and a PNG with
+/// no image data at all were accepted.
+@Suite struct PhotoBoundsTests {
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in typed {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc = ~crc
+        func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
+        return be(UInt32(data.count)) + typed + be(crc)
+    }
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    static func ihdr(width: UInt32, height: UInt32, depth: UInt8 = 8, colour: UInt8 = 0) -> [UInt8] {
+        func be(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)] }
+        return chunk("IHDR", be(width) + be(height) + [depth, colour, 0, 0, 0])
+    }
+
+    @Test func aHugeDeclaredImageIsRefusedHoweverSmallItsData() {
+        // 261 KB of zlib data that would inflate to 64 MiB of pixels.
+        let idat = [0x78, 0x9C] + [UInt8](repeating: 0x00, count: 261_000)
+        let bomb = Self.signature + Self.ihdr(width: 8192, height: 8192) + Self.chunk("IDAT", idat) + Self.chunk("IEND", [])
+        #expect { _ = try PhotoRules.inspect(bomb) } throws: { field(of: $0) == "photo" }
+        let tall = Self.signature + Self.ihdr(width: 1, height: 5000) + Self.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + Self.chunk("IEND", [])
+        #expect { _ = try PhotoRules.inspect(tall) } throws: { field(of: $0) == "photo" }
+    }
+
+    @Test func aPNGMustHoldImageDataInWellFormedChunks() throws {
+        // 45 bytes: signature, IHDR, IEND, and no IDAT.
+        let empty = Self.signature + Self.ihdr(width: 1, height: 1) + Self.chunk("IEND", [])
+        #expect(empty.count == 45)
+        #expect { _ = try PhotoRules.inspect(empty) } throws: { field(of: $0) == "photo" }
+        // A chunk whose checksum is wrong.
+        var corrupt = TestBytes.png
+        corrupt[corrupt.count - 20] ^= 0xFF
+        #expect { _ = try PhotoRules.inspect(corrupt) } throws: { field(of: $0) == "photo" }
+        // A bit depth no PNG decoder knows.
+        let oddDepth = Self.signature + Self.ihdr(width: 1, height: 1, depth: 7) + Self.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00])
+            + Self.chunk("IEND", [])
+        #expect { _ = try PhotoRules.inspect(oddDepth) } throws: { field(of: $0) == "photo" }
+        // Data after IEND.
+        #expect { _ = try PhotoRules.inspect(TestBytes.png + Self.chunk("tEXt", Array("x".utf8))) } throws: { field(of: $0) == "photo" }
+        // The real thing still passes.
+        #expect(try PhotoRules.inspect(TestBytes.png).width == 1)
+    }
+
+    @Test func aJPEGMustHoldAScanAndEnd() throws {
+        // A frame header and nothing to decode.
+        let frameOnly: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x02, 0x00, 0x03, 0x01, 0x01, 0x11, 0x00, 0xFF, 0xD9]
+        #expect { _ = try PhotoRules.inspect(frameOnly) } throws: { field(of: $0) == "photo" }
+        // With a scan and its end, accepted.
+        let whole = Array(frameOnly.dropLast(2)) + [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x12, 0x34, 0xFF, 0xD9]
+        #expect(try PhotoRules.inspect(whole).width == 3)
+        // Cut before its end.
+        #expect { _ = try PhotoRules.inspect(Array(whole.dropLast(2))) } throws: { field(of: $0) == "photo" }
+    }
 }

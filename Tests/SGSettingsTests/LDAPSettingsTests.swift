@@ -164,3 +164,28 @@ extension LDAPSettingsTests {
         }
     }
 }
+
+@Suite("SG_LDAP_URL lists")
+struct LDAPURLListTests {
+    /// Issue 18, finding 8: libldap tries the URLs in turn, so an ldap:// after an ldaps:// is where logins went in
+    /// clear as soon as the TLS server was down.
+    @Test("a list mixing ldaps:// and ldap:// is refused")
+    func mixedList() throws {
+        for url in ["ldaps://a.example.com ldap://b.example.com", "ldap://b.example.com,ldaps://a.example.com"] {
+            let resolution = try LDAPSettingsTests.resolve([
+                "SG_LDAP_URL": url, "SG_LDAP_BASE_DN": "dc=example,dc=com",
+                "SG_LDAP_BIND_DN": "cn=svc,dc=example,dc=com", "SG_LDAP_BIND_PASSWORD": "pw",
+            ])
+            #expect(resolution.configuration == nil, "\(url)")
+            #expect(resolution.problems.contains { $0.contains("SG_LDAP_URL") && $0.contains("cleartext") }, "\(resolution.problems)")
+        }
+        // All ldaps://, or all ldap:// with StartTLS, are fine.
+        for (url, startTLS) in [("ldaps://a.example.com ldaps://b.example.com", "false"), ("ldap://a.example.com ldap://b.example.com", "true")] {
+            let resolution = try LDAPSettingsTests.resolve([
+                "SG_LDAP_URL": url, "SG_LDAP_START_TLS": startTLS, "SG_LDAP_BASE_DN": "dc=example,dc=com",
+                "SG_LDAP_BIND_DN": "cn=svc,dc=example,dc=com", "SG_LDAP_BIND_PASSWORD": "pw",
+            ])
+            #expect(resolution.problems.isEmpty, "\(resolution.problems)")
+        }
+    }
+}

@@ -12,7 +12,7 @@ struct ServerSettingsTests {
         for name in [
             "SG_HOST", "SG_PORT", "SG_DATABASE", "SG_DIRECTORY", "SG_TOKEN_HOURS", "SG_LOG_LEVEL", "SG_LOGIN_MAX_FAILURES",
             "SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "SG_LOGIN_FAILURE_WINDOW", "SG_TRUSTED_PROXIES",
-        ] {
+        ] + Self.limitNames {
             flags[name] = .some(given[name])
         }
         return flags
@@ -25,6 +25,32 @@ struct ServerSettingsTests {
             return []
         } catch {
             return error.messages
+        }
+    }
+
+    /// The settings that bound what one client or one burst may take.
+    static let limitNames = [
+        "SG_LOGIN_CHECKS_IN_FLIGHT", "SG_LOGIN_CHECKS_PER_ADDRESS", "SG_WRITES_PER_MINUTE", "SG_IDLE_TIMEOUT", "SG_BODY_TIMEOUT",
+        "SG_MAX_CONNECTIONS",
+    ]
+
+    @Test("the limits: defaults, given values, and every bad one named at once")
+    func limits() throws {
+        let defaults = try ServerSettings.resolve(flags: Self.flags(), environment: [:])
+        #expect(defaults.loginChecks == PasswordCheckLimit.Limits())
+        #expect(defaults.loginChecks.total >= 4 && defaults.loginChecks.perAddress == 2)
+        #expect(defaults.writesPerMinute == 120)
+        #expect(defaults.idleTimeout == 30 && defaults.bodyTimeout == 30 && defaults.maxConnections == 2000)
+        let given = try ServerSettings.resolve(
+            flags: Self.flags(["SG_LOGIN_CHECKS_IN_FLIGHT": "16"]), environment: ["SG_LOGIN_CHECKS_PER_ADDRESS": "3"])
+        #expect(given.loginChecks == PasswordCheckLimit.Limits(total: 16, perAddress: 3))
+        #expect(try ServerSettings.resolve(flags: Self.flags(["SG_WRITES_PER_MINUTE": "30"]), environment: [:]).writesPerMinute == 30)
+        let connections = try ServerSettings.resolve(
+            flags: Self.flags(["SG_IDLE_TIMEOUT": "5"]), environment: ["SG_BODY_TIMEOUT": "7", "SG_MAX_CONNECTIONS": "100"])
+        #expect(connections.idleTimeout == 5 && connections.bodyTimeout == 7 && connections.maxConnections == 100)
+        let problems = try Self.problems(environment: Dictionary(uniqueKeysWithValues: Self.limitNames.map { ($0, "0") }))
+        for name in Self.limitNames {
+            #expect(problems.contains { $0.hasPrefix(name + " / --") }, "\(name): \(problems)")
         }
     }
 

@@ -27,13 +27,14 @@ public enum TestImages {
         return png
     }
 
-    /// The frame header of a baseline JPEG (SOI, JFIF APP0, SOF0, EOI): enough structure to be judged a JPEG
-    /// of `width`×`height`.
+    /// The frame of a baseline JPEG (SOI, JFIF APP0, SOF0, a scan with a little data, EOI): enough structure to be
+    /// judged a JPEG of `width`×`height`.
     public static func jpeg(width: Int = 3, height: Int = 2) -> [UInt8] {
         var bytes: [UInt8] = [0xFF, 0xD8]
         bytes += [0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
         bytes += [0xFF, 0xC0, 0x00, 0x0B, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
                   0x01, 0x01, 0x11, 0x00]
+        bytes += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x12, 0x34]
         bytes += [0xFF, 0xD9]
         return bytes
     }

@@ -44,6 +44,7 @@ public struct AccountService: Sendable {
         return try await store.write { tx in
             let id: Int64
             if let existing = try tx.employee(username: account.username) {
+                try Self.checkAdoption(tx, of: existing, by: account)
                 try tx.updateIdentity(
                     employeeID: existing.id, from: account, isAdmin: account.decidesAdmin ? account.isAdmin : existing.isAdmin)
                 id = existing.id
@@ -82,6 +83,19 @@ public struct AccountService: Sendable {
 
     public func directoryProfiles() async throws -> [DirectoryProfile] {
         try await store.read { tx in try tx.directoryProfiles() }
+    }
+
+    /// A directory entry takes over an account created in the app (switching to the directory keeps everyone's
+    /// history) only when it is the same person: the same e-mail address. Otherwise an entry that merely shares
+    /// the username took the account over, its admin role included (issue 18).
+    private static func checkAdoption(_ tx: any AccountReading, of existing: Employee, by account: DirectoryAccount) throws {
+        guard account.directoryName != nil, try tx.directoryProfile(username: existing.username) == nil else { return }
+        let theirs = account.email.trimmingCharacters(in: .whitespaces).lowercased()
+        guard theirs.isEmpty || theirs != existing.email.trimmingCharacters(in: .whitespaces).lowercased() else { return }
+        throw SGError.forbidden(
+            "The username \(existing.username) belongs to an account created in the app whose e-mail address is not the "
+                + "directory's for this entry, so the entry cannot take it over. An administrator must rename one of them "
+                + "or give the account the directory's e-mail address.")
     }
 
     private static func existing(_ tx: any AccountReading, _ id: Int64) throws -> Employee {

@@ -7,6 +7,8 @@ public protocol AccountReading {
     func employees(includeInactive: Bool) throws -> [Employee]
     /// The bcrypt hash of a local account's password; nil for an unknown username or a directory account.
     func passwordHash(username: String) throws -> String?
+    /// The highest bcrypt cost among the stored password hashes; nil when there are none.
+    func highestPasswordCost() throws -> Int?
     /// The directory's record of one employee; nil for a local account.
     func directoryProfile(username: String) throws -> DirectoryProfile?
     /// Every employee a directory manages, active or not, by username.
@@ -31,8 +33,9 @@ public typealias AccountStore = TransactionalStore<any AccountReading, any Accou
 /// Bearer tokens, stored as digests. Every authenticated request asks `employee(tokenDigest:at:)`, so a store
 /// may keep what it found until anything commits a change to the database.
 public protocol SessionStore: Sendable {
-    /// Stores a new token's digest; expired tokens are swept at the same time, so the table stays small.
-    func saveToken(digest: Data, employeeID: Int64, at: Date, expiresAt: Date) async throws
+    /// Stores a new token's digest; expired tokens are swept at the same time, and the employee's oldest beyond
+    /// the `keeping` newest are revoked, so the table stays small.
+    func saveToken(digest: Data, employeeID: Int64, at: Date, expiresAt: Date, keeping: Int) async throws
     /// The active employee a token not expired at `now` belongs to.
     func employee(tokenDigest: Data, at now: Date) async throws -> Employee?
     func deleteToken(digest: Data) async throws

@@ -4,6 +4,10 @@ import Foundation
 /// within a sliding window, further attempts are refused with `SGError.tooManyAttempts` (429, Retry-After)
 /// before the directory is asked at all.
 ///
+/// An attempt is counted when it starts (`reserve`), in the same step as the check, and taken back only if it
+/// succeeds or is never judged: 300 parallel guesses used to pass the check together before the first failure
+/// was recorded, and were all checked (issue 18).
+///
 /// Only wrong-credential failures count; an unreachable directory does not. A successful login clears its
 /// username's failures but not its address's, so one valid account cannot be used to reset the address limit.
 ///
@@ -26,8 +30,23 @@ public actor LoginThrottle {
 
     public let limits: Limits
     private let clock: any NowProvider
-    /// Failure instants per key, oldest first, none older than `window`.
-    private var failures: [String: [Date]] = [:]
+    /// An attempt counted against its keys: a failure, or one still being checked.
+    private struct Attempt {
+        var time: Date
+        /// Which reservation it is; 0 for failures recorded after the fact.
+        var id: UInt64
+    }
+
+    /// An attempt counted when it began, before its password was checked; see `reserve`.
+    public struct Reservation: Sendable {
+        let id: UInt64
+        let username: String?
+        let address: String?
+    }
+
+    /// Attempts per key, oldest first, none older than `window`.
+    private var failures: [String: [Attempt]] = [:]
+    private var lastReservation: UInt64 = 0
     /// Upper bound on remembered keys, so a flood of distinct usernames cannot grow memory without limit.
     private let maximumKeys: Int
     /// What is counted, as the refusal names it: "failed logins".
@@ -50,7 +69,7 @@ public actor LoginThrottle {
         var wait = 0
         for (key, limit) in keys(username: username, address: address) {
             guard let times = prune(key, now: now), times.count >= limit else { continue }
-            let freedAt = times[times.count - limit].addingTimeInterval(limits.window)
+            let freedAt = times[times.count - limit].time.addingTimeInterval(limits.window)
             wait = max(wait, Int(freedAt.timeIntervalSince(now).rounded(.up)))
         }
         if wait > 0 {
@@ -61,44 +80,95 @@ public actor LoginThrottle {
     }
 
     public func recordFailure(username: String?, address: String?) {
-        let now = clock.now()
-        if failures.count >= maximumKeys { sweep(now: now) }
-        for (key, limit) in keys(username: username, address: address) {
-            var times = prune(key, now: now) ?? []
-            times.append(now)
-            // Only the newest `limit` failures decide anything.
-            if times.count > limit { times.removeFirst(times.count - limit) }
-            failures[key] = times
-        }
+        count(Attempt(time: clock.now(), id: 0), username: username, address: address)
     }
 
     public func recordSuccess(username: String) {
         failures[Self.usernameKey(username)] = nil
     }
 
+    /// Checks like `check` and, in the same step, counts the attempt as a failure until told otherwise: by
+    /// `succeeded` (it was right) or `release` (it was never judged). An attempt that fails needs nothing more.
+    public func reserve(username: String?, address: String?) throws -> Reservation {
+        try check(username: username, address: address)
+        lastReservation += 1
+        count(Attempt(time: clock.now(), id: lastReservation), username: username, address: address)
+        return Reservation(id: lastReservation, username: username, address: address)
+    }
+
+    /// The reserved attempt was right: its username's failures are cleared, and it no longer counts against its
+    /// address (the address's earlier failures still do).
+    public func succeeded(_ reservation: Reservation) {
+        if let username = reservation.username { recordSuccess(username: username) }
+        release(reservation)
+    }
+
+    /// The reserved attempt was never judged (the directory could not be reached, the server was too busy to
+    /// check it): it counts against nothing.
+    public func release(_ reservation: Reservation) {
+        for (key, _) in keys(username: reservation.username, address: reservation.address) {
+            guard var times = failures[key], let index = times.firstIndex(where: { $0.id == reservation.id }) else { continue }
+            times.remove(at: index)
+            failures[key] = times.isEmpty ? nil : times
+        }
+    }
+
+    private func count(_ attempt: Attempt, username: String?, address: String?) {
+        if failures.count >= maximumKeys { sweep(now: attempt.time) }
+        for (key, limit) in keys(username: username, address: address) {
+            var times = prune(key, now: attempt.time) ?? []
+            times.append(attempt)
+            // Only the newest `limit` attempts decide anything.
+            if times.count > limit { times.removeFirst(times.count - limit) }
+            failures[key] = times
+        }
+    }
+
     private func keys(username: String?, address: String?) -> [(String, Int)] {
         var keys = username.map { [(Self.usernameKey($0), limits.perUsername)] } ?? []
-        if let address, !address.isEmpty { keys.append(("a:" + address, limits.perAddress)) }
+        if let address, !address.isEmpty { keys.append(("a:" + IPAddress.throttleKey(address), limits.perAddress)) }
         return keys
     }
 
-    /// Directories compare usernames without regard to case, so the throttle does too.
-    private static func usernameKey(_ username: String) -> String { "u:" + username.lowercased() }
+    private static func usernameKey(_ username: String) -> String { "u:" + normalizedUsername(username) }
 
-    private func prune(_ key: String, now: Date) -> [Date]? {
+    /// A username as a directory matches it, so that every spelling the directory takes for one account counts
+    /// against one budget: compatibility-composed (NFKC: full-width letters, ligatures, the Kelvin sign become
+    /// plain letters), case-folded ("ß" as "ss"), without the characters LDAP's string preparation (RFC 4518)
+    /// maps to nothing (zero-width spaces and joiners, soft hyphens, ...), white space runs as one space. Each
+    /// spelling had a budget of its own: "ａｌｉｃｅ" was five more guesses at alice (issue 18).
+    public static func normalizedUsername(_ username: String) -> String {
+        let folded = username.precomposedStringWithCompatibilityMapping
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCompatibilityMapping
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in folded.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !result.isEmpty
+            } else if !scalar.properties.isDefaultIgnorableCodePoint {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    private func prune(_ key: String, now: Date) -> [Attempt]? {
         guard var times = failures[key] else { return nil }
         let cutoff = now.addingTimeInterval(-limits.window)
-        times.removeAll { $0 <= cutoff }
+        times.removeAll { $0.time <= cutoff }
         failures[key] = times.isEmpty ? nil : times
         return times.isEmpty ? nil : times
     }
 
     private func sweep(now: Date) {
         let cutoff = now.addingTimeInterval(-limits.window)
-        failures = failures.filter { $0.value.last.map { $0 > cutoff } ?? false }
+        failures = failures.filter { $0.value.last.map { $0.time > cutoff } ?? false }
         // Still full of live keys: forget the oldest half rather than grow.
         if failures.count >= maximumKeys {
-            let oldestFirst = failures.sorted { ($0.value.last ?? .distantPast) < ($1.value.last ?? .distantPast) }
+            let oldestFirst = failures.sorted { ($0.value.last?.time ?? .distantPast) < ($1.value.last?.time ?? .distantPast) }
             for (key, _) in oldestFirst.prefix(failures.count / 2) { failures[key] = nil }
         }
     }

@@ -27,12 +27,15 @@ public struct PasswordService: Sendable {
     public let resetThrottle: LoginThrottle?
     /// Wrong current passwords count as failed logins of the account: the login throttle.
     public let loginThrottle: LoginThrottle?
+    /// Checks of a current password share the logins' bound on checks under way.
+    public let checks: PasswordCheckLimit?
 
     public init(
         store: any PasswordStore, hasher: any PasswordHashing, clock: any NowProvider = SystemClock(),
         directoryHoldsPasswords: Bool = false, passwordPage: String? = nil, resetThrottle: LoginThrottle? = nil,
-        loginThrottle: LoginThrottle? = nil
+        loginThrottle: LoginThrottle? = nil, checks: PasswordCheckLimit? = nil
     ) {
+        self.checks = checks
         self.store = store
         self.hasher = hasher
         self.clock = clock
@@ -44,11 +47,13 @@ public struct PasswordService: Sendable {
 
     /// This service behind a server whose logins `directory` checks, with the server's throttles.
     public func served(
-        by directory: any EmployeeDirectory, loginThrottle: LoginThrottle?, resetThrottle: LoginThrottle?
+        by directory: any EmployeeDirectory, loginThrottle: LoginThrottle?, resetThrottle: LoginThrottle?,
+        checks: PasswordCheckLimit? = nil
     ) -> PasswordService {
         PasswordService(
             store: store, hasher: hasher, clock: clock, directoryHoldsPasswords: directory.holdsPasswords,
-            passwordPage: directory.passwordPage ?? passwordPage, resetThrottle: resetThrottle, loginThrottle: loginThrottle)
+            passwordPage: directory.passwordPage ?? passwordPage, resetThrottle: resetThrottle, loginThrottle: loginThrottle,
+            checks: checks)
     }
 
     /// What an unknown, used or expired reset token gets, the same for all three.
@@ -73,9 +78,9 @@ public struct PasswordService: Sendable {
             throw SGError.invalid(
                 field: "login", message: "a username or e-mail address of 1 to \(Self.maximumLoginLength) characters, no NUL")
         }
-        // Every request counts, not only failures: each may send an e-mail.
-        try await resetThrottle?.check(username: trimmed, address: clientAddress)
-        await resetThrottle?.recordFailure(username: trimmed, address: clientAddress)
+        // Every request counts, not only failures: each may send an e-mail. Counted in one step with the check, so
+        // that a parallel burst cannot pass the check before the first is counted.
+        _ = try await resetThrottle?.reserve(username: trimmed, address: clientAddress)
         let now = clock.now()
         // Made before knowing whether anyone gets it, so both ways do this work.
         let first = Self.makeResetToken()
@@ -115,7 +120,8 @@ public struct PasswordService: Sendable {
     /// used, every session of the employee ended and their other unused reset tokens deleted.
     public func confirmReset(token: String, newPassword: String, clientAddress: String? = nil) async throws {
         try refuseWhenDirectoryHoldsPasswords()
-        try await resetThrottle?.check(username: nil, address: clientAddress)
+        // Counted as a failure from the start; taken back once the token is known to be good.
+        let attempt = try await resetThrottle?.reserve(username: nil, address: clientAddress)
         let now = clock.now()
         let digest = Self.isResetTokenShaped(token) ? Digests.tokenDigest(token) : nil
         var account: PasswordAccount?
@@ -126,10 +132,8 @@ public struct PasswordService: Sendable {
                 return account
             }
         }
-        guard let digest, let account else {
-            await resetThrottle?.recordFailure(username: nil, address: clientAddress)
-            throw Self.invalidResetToken
-        }
+        guard let digest, let account else { throw Self.invalidResetToken }
+        if let attempt { await resetThrottle?.release(attempt) }
         let employeeID = account.employee.id
         try PasswordRules.check(newPassword, username: account.employee.username, field: "newPassword")
         let hash = await hasher.hash(newPassword)
@@ -143,10 +147,7 @@ public struct PasswordService: Sendable {
             try tx.deleteUnusedResetTokens(employeeID: employeeID)
             return true
         }
-        guard changed else {
-            await resetThrottle?.recordFailure(username: nil, address: clientAddress)
-            throw Self.invalidResetToken
-        }
+        guard changed else { throw Self.invalidResetToken }
     }
 
     // MARK: Change and set
@@ -164,16 +165,23 @@ public struct PasswordService: Sendable {
         if account.isDirectoryAccount { throw SGError.passwordHeldByDirectory(passwordURL: passwordPage) }
         let username = account.employee.username
         try PasswordRules.check(new, username: username, field: "newPassword")
-        try await loginThrottle?.check(username: username, address: clientAddress)
+        // Counted before the check, as a login is (`LoginThrottle.reserve`).
+        let attempt = try await loginThrottle?.reserve(username: username, address: clientAddress)
         // bcrypt stops at NUL: "secret\0junk" would match "secret".
         let plausible = !current.isEmpty && current.utf8.count <= PasswordRules.maximumBytes && !current.unicodeScalars.contains("\u{0}")
         var matches = false
-        if plausible, let stored = account.passwordHash { matches = await hasher.verify(current, hash: stored) }
+        if plausible, let stored = account.passwordHash {
+            do {
+                matches = try await verify(current, hash: stored, address: clientAddress)
+            } catch {
+                if let attempt { await loginThrottle?.release(attempt) }
+                throw error
+            }
+        }
         guard matches, let stored = account.passwordHash else {
-            await loginThrottle?.recordFailure(username: username, address: clientAddress)
             throw SGError.invalid(field: "currentPassword", message: "is not your current password")
         }
-        await loginThrottle?.recordSuccess(username: username)
+        if let attempt { await loginThrottle?.succeeded(attempt) }
         let hash = await hasher.hash(new)
         let kept = token.map(Digests.tokenDigest)
         let replaced = try await store.write { tx -> Bool in
@@ -185,6 +193,11 @@ public struct PasswordService: Sendable {
         guard replaced else {
             throw SGError.conflict("The password was changed meanwhile (by a reset or another session). Log in with the new one.")
         }
+    }
+
+    private func verify(_ password: String, hash: String, address: String?) async throws -> Bool {
+        guard let checks else { return await hasher.verify(password, hash: hash) }
+        return try await checks.run(address: address) { await hasher.verify(password, hash: hash) }
     }
 
     /// An operator sets an employee's password (`sgadmin user password`): the same rules; every session of the

@@ -18,10 +18,13 @@ public struct SessionService: Sendable {
     public let clock: any NowProvider
     /// Refuses logins after repeated failures for a username or a client address; nil turns that off.
     public let throttle: LoginThrottle?
+    /// Bounds the password checks under way at once; nil leaves them unbounded.
+    public let checks: PasswordCheckLimit?
 
     public init(
         store: any SessionStore, accounts: AccountService, directory: any EmployeeDirectory,
-        tokenLifetime: TimeInterval = 12 * 3600, clock: any NowProvider = SystemClock(), throttle: LoginThrottle? = nil
+        tokenLifetime: TimeInterval = 12 * 3600, clock: any NowProvider = SystemClock(), throttle: LoginThrottle? = nil,
+        checks: PasswordCheckLimit? = nil
     ) {
         self.store = store
         self.accounts = accounts
@@ -29,6 +32,7 @@ public struct SessionService: Sendable {
         self.tokenLifetime = tokenLifetime
         self.clock = clock
         self.throttle = throttle
+        self.checks = checks
     }
 
     /// Checks the credentials with the directory and issues a token. `clientAddress` is where the attempt
@@ -43,15 +47,19 @@ public struct SessionService: Sendable {
               !username.unicodeScalars.contains("\u{0}"), !password.unicodeScalars.contains("\u{0}") else {
             throw SGError.unauthenticated("Wrong username or password.")
         }
-        try await throttle?.check(username: username, address: clientAddress)
+        // Counted before the check, in one step with the test of the limit: see `LoginThrottle.reserve`.
+        let attempt = try await throttle?.reserve(username: username, address: clientAddress)
         let account: DirectoryAccount
         do {
-            account = try await directory.authenticate(username: username, password: password)
-        } catch let error as SGError {
-            if case .unauthenticated = error { await throttle?.recordFailure(username: username, address: clientAddress) }
+            account = try await checked(address: clientAddress) {
+                try await directory.authenticate(username: username, password: password)
+            }
+        } catch {
+            // A wrong password stays counted; an attempt never judged (unreachable directory, too busy) does not.
+            if let attempt, !Self.isWrongCredentials(error) { await throttle?.release(attempt) }
             throw error
         }
-        await throttle?.recordSuccess(username: username)
+        if let attempt { await throttle?.succeeded(attempt) }
         let employee: Employee
         if directory.provisionsEmployees {
             employee = try await accounts.provision(account, owned: directory.ownedFields)
@@ -66,11 +74,24 @@ public struct SessionService: Sendable {
         return try await issue(for: employee)
     }
 
+    static func isWrongCredentials(_ error: any Error) -> Bool {
+        if case .unauthenticated? = error as? SGError { return true }
+        return false
+    }
+
+    private func checked<T>(address: String?, _ check: () async throws -> T) async throws -> T {
+        guard let checks else { return try await check() }
+        return try await checks.run(address: address, check)
+    }
+
+    /// Sessions kept per employee: a new login ends the oldest beyond this (a login loop left thousands).
+    public static let maximumTokensPerEmployee = 20
+
     public func issue(for employee: Employee) async throws -> IssuedToken {
         let now = clock.now()
         let (token, digest) = Self.makeToken()
         let expires = now.addingTimeInterval(tokenLifetime)
-        try await store.saveToken(digest: digest, employeeID: employee.id, at: now, expiresAt: expires)
+        try await store.saveToken(digest: digest, employeeID: employee.id, at: now, expiresAt: expires, keeping: Self.maximumTokensPerEmployee)
         return IssuedToken(token: token, expiresAt: expires, employee: employee)
     }
 

@@ -37,10 +37,10 @@ public struct CoreServices: Sendable {
     /// Logins and tokens checked by `directory`, over the same accounts.
     public func sessions(
         store: any SessionStore, directory: any EmployeeDirectory, tokenLifetime: TimeInterval = 12 * 3600,
-        throttle: LoginThrottle? = nil
+        throttle: LoginThrottle? = nil, checks: PasswordCheckLimit? = nil
     ) -> SessionService {
         SessionService(
             store: store, accounts: accounts, directory: directory, tokenLifetime: tokenLifetime, clock: holidays.clock,
-            throttle: throttle)
+            throttle: throttle, checks: checks)
     }
 }

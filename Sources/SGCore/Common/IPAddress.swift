@@ -24,3 +24,16 @@ public enum IPAddress {
         return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
+
+extension IPAddress {
+    /// What a client address counts as when failed logins and checks under way are counted: an IPv4 address
+    /// whole, an IPv6 address by its /64, the smallest block a host is given (with privacy addresses it picks a
+    /// new address in it at will, so counting whole IPv6 addresses gave it endless budgets).
+    public static func throttleKey(_ address: String) -> String {
+        guard let canonical = canonical(address) else { return address }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        guard canonical.contains(":"), inet_pton(AF_INET6, canonical, &bytes) == 1 else { return canonical }
+        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+        return groups.joined(separator: ":") + "::/64"
+    }
+}

@@ -46,6 +46,8 @@ public struct NotificationSettings: Sendable, Equatable {
 
 public enum DeviceRules {
     public static let maximumTokenLength = 4096
+    /// Devices kept per employee: a phone, a tablet and a few reinstalls, with room to spare.
+    public static let maximumPerEmployee = 10
 
     /// A push token as APNs and FCM issue them: letters, digits and `-_.:~` (so it can also sit in a URL path).
     public static func token(_ text: String) throws -> String {

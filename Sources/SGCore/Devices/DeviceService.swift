@@ -33,8 +33,9 @@ public struct DeviceService: Sendable {
     }
 
     /// Registers a push token for the employee; registering it again refreshes it (and moves it to this
-    /// employee if another one had it: the token names an app install, and the last login owns it). Returns
-    /// the device and whether it is new for this employee.
+    /// employee if another one had it: the token names an app install, and the last login owns it). Only the
+    /// `DeviceRules.maximumPerEmployee` last registered or refreshed are kept. Returns the device and whether it
+    /// is new for this employee.
     public func registerDevice(employeeID: Int64, token: String, platform: DevicePlatform) async throws -> (Device, created: Bool) {
         let token = try DeviceRules.token(token)
         let now = clock.now()
@@ -46,7 +47,10 @@ public struct DeviceService: Sendable {
                 throw SGError.conflict("Notifications are off for this account: turn them on (PUT /v1/me/settings) before registering a device.")
             }
             let owner = try tx.deviceOwner(token: token)
-            return (try tx.saveDevice(token: token, employeeID: employeeID, platform: platform, at: now), owner != employeeID)
+            let device = try tx.saveDevice(token: token, employeeID: employeeID, platform: platform, at: now)
+            // Reinstalls leave tokens behind that no one removes: the oldest go (one employee had 3,897, issue 18).
+            try tx.trimDevices(employeeID: employeeID, keeping: DeviceRules.maximumPerEmployee)
+            return (device, owner != employeeID)
         }
     }
 

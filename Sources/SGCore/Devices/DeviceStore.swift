@@ -15,6 +15,8 @@ public protocol DeviceWriting: DeviceReading {
     /// Registers the token for the employee, or refreshes it; a token another employee had moves to this one
     /// as a new registration.
     func saveDevice(token: String, employeeID: Int64, platform: DevicePlatform, at: Date) throws -> Device
+    /// Removes the employee's devices but the `keeping` last registered or refreshed.
+    func trimDevices(employeeID: Int64, keeping: Int) throws
     /// Removes the employee's device; false when they have none with that token.
     func deleteDevice(token: String, employeeID: Int64) throws -> Bool
 }

@@ -29,6 +29,16 @@ struct SQLAccounts: AccountWriting {
         }
     }
 
+    func highestPasswordCost() throws -> Int? {
+        // "$2b$12$...": the cost is the two digits after the second "$".
+        try connection.with(
+            "SELECT max(CAST(substr(password_hash, 5, 2) AS INTEGER)) FROM employees WHERE password_hash GLOB '$2?$[0-9][0-9]$*'"
+        ) { statement in
+            guard try statement.step(), !statement.isNull(0) else { return nil }
+            return Int(statement.int64(0))
+        }
+    }
+
     static let directorySelect = """
         SELECT d.employee_id, e.username, d.dn, d.display_name, d.title, d.phone, e.is_active, d.synced_at
         FROM directory_accounts d JOIN employees e ON e.id = d.employee_id

@@ -6,7 +6,7 @@ import SGSQLite
 struct SQLSessions: SessionStore {
     let database: AppDatabase
 
-    func saveToken(digest: Data, employeeID: Int64, at: Date, expiresAt: Date) async throws {
+    func saveToken(digest: Data, employeeID: Int64, at: Date, expiresAt: Date, keeping: Int) async throws {
         try await database.writing { connection in
             try connection.execute("DELETE FROM auth_tokens WHERE expires_at < ?") { statement in
                 statement.bind(1, Timestamp.format(at))
@@ -18,6 +18,15 @@ struct SQLSessions: SessionStore {
                 statement.bind(2, employeeID)
                 statement.bind(3, Timestamp.format(at))
                 statement.bind(4, Timestamp.format(expiresAt))
+            }
+            try connection.execute(
+                """
+                DELETE FROM auth_tokens WHERE employee_id = ?1 AND token_hash NOT IN (
+                    SELECT token_hash FROM auth_tokens WHERE employee_id = ?1 ORDER BY created_at DESC, expires_at DESC LIMIT ?2)
+                """
+            ) { statement in
+                statement.bind(1, employeeID)
+                statement.bind(2, keeping)
             }
         }
     }

@@ -75,6 +75,18 @@ struct SQLDevices: DeviceWriting {
         }
     }
 
+    func trimDevices(employeeID: Int64, keeping: Int) throws {
+        try connection.execute(
+            """
+            DELETE FROM devices WHERE employee_id = ?1 AND token NOT IN (
+                SELECT token FROM devices WHERE employee_id = ?1 ORDER BY updated_at DESC, token LIMIT ?2)
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, keeping)
+        }
+    }
+
     func deleteDevice(token: String, employeeID: Int64) throws -> Bool {
         try connection.execute("DELETE FROM devices WHERE token = ? AND employee_id = ?") { statement in
             statement.bind(1, token)
