@@ -41,7 +41,10 @@ extension SQLHolidayTransaction {
 
     private static func whereClause(_ filter: RequestFilter, includingAfter: Bool) -> String {
         var conditions: [String] = []
-        if filter.status != nil { conditions.append("r.status = ?") }
+        // The status is written into the statement, not bound: with a bound value, the partial index of approved
+        // requests (0014) could be usable or not depending on it, and SQLite then prepares the statement anew at every
+        // run. That halved the admin's pending list. One statement per status instead; the values are the enum's.
+        if let status = filter.status { conditions.append("r.status = '\(status.rawValue)'") }
         if filter.year != nil { conditions.append("r.start_date <= ? AND r.end_date >= ?") }
         if filter.employeeID != nil { conditions.append("r.employee_id = ?") }
         if includingAfter && filter.afterID != nil { conditions.append("r.id > ?") }
@@ -51,7 +54,6 @@ extension SQLHolidayTransaction {
     /// Binds the parameters of `whereClause` in the same order; returns the last index bound.
     private static func bind(_ filter: RequestFilter, _ statement: SQLStatement, includingAfter: Bool) -> Int32 {
         var index: Int32 = 0
-        if let status = filter.status { index += 1; statement.bind(index, status.rawValue) }
         if let year = filter.year {
             index += 1; statement.bind(index, CalendarDate.lastOfYear(year)!)
             index += 1; statement.bind(index, CalendarDate.firstOfYear(year)!)
