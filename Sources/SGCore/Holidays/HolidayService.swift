@@ -340,7 +340,7 @@ public struct HolidayService: Sendable {
         _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, through year: Int?, includingLaterYears: Bool = false
     ) throws -> [Balance] {
         let policy = company.carryOver
-        let data = try tx.ledgerRecords(employeeID: employeeID)
+        let data = try tx.ledgerRecords(employeeID: employeeID, carryOver: policy)
         var records = data.records
         let schedule = data.acrossExpiry.isEmpty
             ? WorkingSchedule(company: company.workingWeek)

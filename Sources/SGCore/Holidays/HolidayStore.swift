@@ -9,8 +9,9 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func publicHolidays(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
     /// The employee's own working weeks (part time), by the day each starts.
     func workingWeekChanges(employeeID: Int64) throws -> [WorkingWeekChange]
-    /// What the balance over the years reads of one employee (`LedgerRecords`), as of the company's carry-over expiry.
-    func ledgerRecords(employeeID: Int64) throws -> LedgerRecords
+    /// What the balance over the years reads of one employee (`LedgerRecords`), as of `carryOver`'s expiry (the
+    /// company's, which the caller has read).
+    func ledgerRecords(employeeID: Int64, carryOver: CarryOverPolicy) throws -> LedgerRecords
     /// Employees holding (pending or approved) days of a type drawing on the allowance, in any year.
     func employeesHoldingDays() throws -> [Int64]
     /// The employee's allowance history (of one year, or all), oldest first.

@@ -123,7 +123,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try Rows.daysByYear(connection, requestID: requestID)
     }
 
-    func ledgerRecords(employeeID: Int64) throws -> LedgerRecords {
+    func ledgerRecords(employeeID: Int64, carryOver: CarryOverPolicy) throws -> LedgerRecords {
         var records: [Int: YearRecord] = [:]
         let created = try connection.with("SELECT substr(created_at, 1, 4) FROM employees WHERE id = ?") { statement in
             statement.bind(1, employeeID)
@@ -156,25 +156,22 @@ struct SQLHolidayTransaction: HolidayTransaction {
         // Requests running across a year's expiry, only in the years that have some: a range of
         // holiday_requests_employee each, since such a request starts at most a request's longest span before it.
         var across: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)] = []
-        if !spanningYears.isEmpty {
-            let policy = try company().carryOver
-            for year in spanningYears {
-                let expiry = policy.expiry(in: year)
-                try connection.with(
-                    """
-                    SELECT \(Rows.requestColumns), d.halves
-                    FROM holiday_requests r JOIN holiday_request_days d ON d.request_id = r.id AND d.year = ?2
-                    \(Rows.drawingTypes)
-                    WHERE r.employee_id = ?1 AND r.start_date BETWEEN ?3 AND ?4 AND r.end_date > ?4 AND \(Rows.holdsDays)
-                    """
-                ) { statement in
-                    statement.bind(1, employeeID)
-                    statement.bind(2, year)
-                    statement.bind(3, Rows.earliestStart(touching: expiry))
-                    statement.bind(4, expiry)
-                    while try statement.step() {
-                        across.append((year, try Rows.request(statement), HalfDays(halves: statement.int(Rows.requestColumnCount))))
-                    }
+        for year in spanningYears {
+            let expiry = carryOver.expiry(in: year)
+            try connection.with(
+                """
+                SELECT \(Rows.requestColumns), d.halves
+                FROM holiday_requests r JOIN holiday_request_days d ON d.request_id = r.id AND d.year = ?2
+                \(Rows.drawingTypes)
+                WHERE r.employee_id = ?1 AND r.start_date BETWEEN ?3 AND ?4 AND r.end_date > ?4 AND \(Rows.holdsDays)
+                """
+            ) { statement in
+                statement.bind(1, employeeID)
+                statement.bind(2, year)
+                statement.bind(3, Rows.earliestStart(touching: expiry))
+                statement.bind(4, expiry)
+                while try statement.step() {
+                    across.append((year, try Rows.request(statement), HalfDays(halves: statement.int(Rows.requestColumnCount))))
                 }
             }
         }
