@@ -49,12 +49,13 @@ struct Writes: AsyncParsableCommand {
         let chains: [[HolidayAction]] = [[.approve, .revert, .reject], [.approve, .cancel], [.reject], [.cancel]]
         var timings: [String: [Duration]] = [:]
         let clock = ContinuousClock()
-        var slot: [Int64: Int] = [:]
+        // Each employee books the free days in turn, starting at a day of its own, as scenario 4 does.
+        var next: [Int64: Int] = [:]
         for round in 0..<(warmUp + requests) {
             let employee = employees[round % employees.count]
-            let index = ((slot[employee.employeeID!] ?? Int(employee.employeeID!)) % days.count) + 1
-            slot[employee.employeeID!] = index
-            let day = days[index - 1]
+            let index = next[employee.employeeID!] ?? Int(employee.employeeID! % Int64(days.count))
+            next[employee.employeeID!] = (index + 1) % days.count
+            let day = days[index]
             let counted = round >= warmUp
             var request: HolidayRequest?
             let created = try await clock.measure {
@@ -72,7 +73,7 @@ struct Writes: AsyncParsableCommand {
         let all = timings.values.flatMap { $0 }
         print("kind      count   mean µs  median µs    p99 µs")
         for (kind, durations) in timings.sorted(by: { $0.key < $1.key }) + [("all", all)] {
-            let micros = durations.map { Double($0.components.attoseconds) / 1e12 + Double($0.components.seconds) * 1e6 }.sorted()
+            let micros = durations.map { $0 / .microseconds(1) }.sorted()
             let mean = micros.reduce(0, +) / Double(micros.count)
             let name = kind.padding(toLength: 8, withPad: " ", startingAt: 0)
             print(name + String(
@@ -80,6 +81,6 @@ struct Writes: AsyncParsableCommand {
                 micros[min(micros.count - 1, micros.count * 99 / 100)]))
         }
         let total = all.reduce(Duration.zero, +)
-        print(String(format: "writes per second, one at a time: %.0f", Double(all.count) / (Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18)))
+        print(String(format: "writes per second, one at a time: %.0f", Double(all.count) / (total / .seconds(1))))
     }
 }
