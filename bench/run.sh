@@ -58,8 +58,8 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 say "starting sgserver on 127.0.0.1:$port"
 # Each of the 20 admins decides thousands of requests a minute in scenario 4: far past the per-employee write limit
 # (SG_WRITES_PER_MINUTE) that a real person never reaches, so the limit is lifted here as in scripts/api-check.sh.
-"$bin/sgserver" --host 127.0.0.1 --port "$port" --database "$db" --log-level warning --writes-per-minute 1000000 \
-    > "$dir/server.log" 2>&1 &
+server_options=(--host 127.0.0.1 --port "$port" --database "$db" --log-level warning --writes-per-minute 1000000)
+"$bin/sgserver" "${server_options[@]}" > "$dir/server.log" 2>&1 &
 server=$!
 background=""
 cleanup() {
@@ -181,7 +181,7 @@ for _ in $(seq 1 100); do
     kill -0 "$smtp" 2>/dev/null || { cat "$dir/smtp.log" >&2; fail "the SMTP server did not start"; }
     sleep 0.2
 done
-"$bin/sgserver" --host 127.0.0.1 --port "$port" --database "$db" --log-level warning --writes-per-minute 1000000 \
+"$bin/sgserver" "${server_options[@]}" \
     --smtp-url "smtp://127.0.0.1:$smtp_port" --mail-from "Bench <bench@example.com>" --tls-ca-file "$dir/tls/cert.pem" \
     --public-url "https://holidays.example.com" --reminder-after-hours 0 > "$dir/server-delivery.log" 2>&1 &
 server=$!
