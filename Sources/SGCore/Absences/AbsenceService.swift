@@ -110,10 +110,7 @@ public struct AbsenceService: Sendable {
     /// deactivated, is "not found" and says nothing more.
     public func feedDocument(secret: String) async throws -> [UInt8] {
         let unknown = SGError.notFound("There is no calendar feed at this address; it may have been revoked.")
-        // A secret is the prefix and 43 base64url characters; anything else is refused without a lookup.
-        guard secret.hasPrefix(CalendarFeed.secretPrefix), secret.utf8.count == CalendarFeed.secretPrefix.utf8.count + 43,
-              secret.utf8.allSatisfy({ $0.isBase64URL })
-        else { throw unknown }
+        guard Digests.isTokenShaped(secret, prefix: CalendarFeed.secretPrefix) else { throw unknown }
         let digest = Digests.tokenDigest(secret)
         let now = clock.now()
         return try await store.read { tx in
@@ -138,13 +135,5 @@ public struct AbsenceService: Sendable {
                     calendar: calendar ?? CalendarHolidays(calendarID: calendarID, calendarName: "", holidays: []))
             }
         }
-    }
-}
-
-extension UInt8 {
-    /// A character of base64url: letters, digits, '-' and '_'.
-    var isBase64URL: Bool {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || self == UInt8(ascii: "-") || self == UInt8(ascii: "_")
     }
 }

@@ -241,9 +241,7 @@ public struct PasswordService: Sendable {
 
     /// Whether `token` can be one this service made: anything else is refused without a lookup.
     static func isResetTokenShaped(_ token: String) -> Bool {
-        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        return token.hasPrefix(resetTokenPrefix) && token.utf8.count == resetTokenPrefix.utf8.count + 43
-            && token.utf8.dropFirst(resetTokenPrefix.utf8.count).allSatisfy(alphabet.contains)
+        Digests.isTokenShaped(token, prefix: resetTokenPrefix)
     }
 }
 

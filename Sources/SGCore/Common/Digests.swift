@@ -17,6 +17,15 @@ public enum Digests {
         return (token, tokenDigest(token))
     }
 
+    /// Whether `token` can be one `newToken(prefix:)` made: `prefix` and 43 base64url characters. Anything else is
+    /// refused without a lookup.
+    public static func isTokenShaped(_ token: String, prefix: String) -> Bool {
+        token.hasPrefix(prefix) && token.utf8.count == prefix.utf8.count + 43
+            && token.utf8.dropFirst(prefix.utf8.count).allSatisfy(base64URLAlphabet.contains)
+    }
+
+    private static let base64URLAlphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
     /// What the store keeps for a token.
     public static func tokenDigest(_ token: String) -> Data {
         sha256(Array(token.utf8))
