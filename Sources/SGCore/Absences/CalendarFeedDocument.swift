@@ -24,7 +24,7 @@ public enum CalendarFeedDocument {
         var ics = header(name: "\(companyName): \(owner.fullName)'s leave")
         for request in requests {
             let absence = request.absence
-            var summary = kindInWords(absence)
+            var summary = HolidayRequest.kindInWords(leaveTypeID: absence.leaveTypeID, leaveTypeName: absence.leaveTypeName)
             switch absence.status {
             case .pending: summary += " (pending)"
             case .rejected: summary += " (rejected)"
@@ -129,15 +129,6 @@ public enum CalendarFeedDocument {
         case .approved: "CONFIRMED"
         case .rejected, .cancelled: "CANCELLED"
         }
-    }
-
-    static func kindInWords(_ absence: Absence) -> String {
-        HolidayRequest(
-            id: absence.requestID, employeeID: absence.employeeID, leaveTypeID: absence.leaveTypeID,
-            leaveTypeName: absence.leaveTypeName, startDate: absence.period.start, endDate: absence.period.end,
-            duration: .zero, status: absence.status, comment: "", createdAt: Date(timeIntervalSince1970: 0),
-            updatedAt: Date(timeIntervalSince1970: 0), decidedBy: nil, decidedAt: nil
-        ).kindInWords
     }
 
     /// " (morning)", " (afternoon)", " (from the afternoon)", " (until noon)", " (from the afternoon, until noon)",

@@ -45,7 +45,10 @@ public struct HolidayRequest: Sendable, Equatable {
     public var period: LeavePeriod { LeavePeriod(unchecked: startDate, end: endDate, startHalf: startHalf, endHalf: endHalf) }
 
     /// What people call the request in messages: "Holiday", "Sick leave", "Parental leave".
-    public var kindInWords: String {
+    public var kindInWords: String { Self.kindInWords(leaveTypeID: leaveTypeID, leaveTypeName: leaveTypeName) }
+
+    /// `kindInWords` of a request of this leave type.
+    public static func kindInWords(leaveTypeID: Int64, leaveTypeName: String) -> String {
         if leaveTypeID == LeaveType.holidayID { return "Holiday" }
         let name = leaveTypeName.prefix(1).uppercased() + leaveTypeName.dropFirst()
         return name.lowercased().hasSuffix("leave") ? name : name + " leave"
