@@ -127,8 +127,7 @@ public struct AbsenceService: Sendable {
                 let start = today.adding(days: -CalendarFeedDocument.companyPastDays) ?? today
                 let end = today.adding(days: CalendarFeedDocument.companyFutureDays) ?? today
                 let requests = try tx.companyFeedRequests(from: start, to: end)
-                let calendarID = try tx.absencePage(employeeID: found.owner.id, afterID: nil, limit: 1)?.first?.holidayCalendarID
-                    ?? HolidayCalendar.defaultID
+                let calendarID = try tx.holidayCalendarID(employeeID: found.owner.id) ?? HolidayCalendar.defaultID
                 let calendar = try tx.calendarHolidays(calendarIDs: [calendarID], from: start, to: end).first
                 return CalendarFeedDocument.company(
                     companyName: company.name, requests: requests,

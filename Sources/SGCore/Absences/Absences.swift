@@ -184,6 +184,8 @@ public protocol AbsenceReading: CompanyReading {
     ) throws -> [Absence]
     /// The calendars `calendarIDs` (by id) with their public holidays in `start...end`, by date.
     func calendarHolidays(calendarIDs: [Int64], from start: CalendarDate, to end: CalendarDate) throws -> [CalendarHolidays]
+    /// The calendar the employee belongs to; nil when there is no such employee.
+    func holidayCalendarID(employeeID: Int64) throws -> Int64?
 
     /// The base of the server's public links, for a new feed's address.
     func deliveryConfiguration() throws -> DeliveryConfiguration

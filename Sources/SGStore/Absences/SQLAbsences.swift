@@ -134,6 +134,10 @@ struct SQLAbsences: AbsenceWriting {
         }
     }
 
+    func holidayCalendarID(employeeID: Int64) throws -> Int64? {
+        try SQLHolidayTransaction(connection: connection).holidayCalendarID(employeeID: employeeID)
+    }
+
     // MARK: Calendar feeds
 
     func deliveryConfiguration() throws -> DeliveryConfiguration {
