@@ -193,7 +193,7 @@ struct SQLAbsences: AbsenceWriting {
             SELECT \(Self.feedColumns)
             FROM holiday_requests r JOIN employees e ON e.id = r.employee_id JOIN leave_types t ON t.id = r.leave_type_id
             WHERE r.employee_id = ?1 AND r.start_date >= ?2 AND r.end_date >= ?3
-              AND (r.status IN ('pending', 'approved') OR r.updated_at >= ?4)
+              AND (\(Rows.holdsDays) OR r.updated_at >= ?4)
             ORDER BY r.start_date, r.id
             """
         ) { statement in
