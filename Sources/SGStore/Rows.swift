@@ -81,6 +81,15 @@ enum Rows {
         }
     }
 
+    /// Where the directory order (folded sort key, then id) resumes after the employee: their sort key; nil when there is
+    /// no such employee (or their key is not filled yet).
+    static func sortKey(_ connection: SQLConnection, employeeID: Int64) throws -> String? {
+        try connection.with("SELECT sort_key FROM employees WHERE id = ?") { statement in
+            statement.bind(1, employeeID)
+            return try statement.step() ? statement.optionalText(0) : nil
+        }
+    }
+
     // MARK: Requests
 
     /// A request's columns, of the table aliased `r` (every query of requests names it so), with its type's name.

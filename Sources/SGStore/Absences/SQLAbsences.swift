@@ -34,11 +34,7 @@ struct SQLAbsences: AbsenceWriting {
         var key = ""
         var keyID: Int64 = 0
         if let afterID {
-            let found = try connection.with("SELECT sort_key FROM employees WHERE id = ?") { statement in
-                statement.bind(1, afterID)
-                return try statement.step() ? statement.optionalText(0) : nil
-            }
-            guard let found else { return nil }
+            guard let found = try Rows.sortKey(connection, employeeID: afterID) else { return nil }
             (key, keyID) = (found, afterID)
         }
         // Every folded sort key is non-empty (the service fills missing ones first), so ('', 0) is before them all.

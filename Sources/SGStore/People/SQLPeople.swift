@@ -77,11 +77,7 @@ struct SQLPeople: PeopleWriting {
             return (statement.int(0), statement.int(1))
         }
         if let afterID = query.afterID {
-            let key = try connection.with("SELECT sort_key FROM employees WHERE id = ?") { statement in
-                statement.bind(1, afterID)
-                return try statement.step() ? statement.optionalText(0) : nil
-            }
-            guard let key else { return nil }
+            guard let key = try Rows.sortKey(connection, employeeID: afterID) else { return nil }
             conditions.append("(e.sort_key, e.id) > (?, ?)")
             binders.append { $0.bind($1, key) }
             binders.append { $0.bind($1, afterID) }
