@@ -47,13 +47,10 @@ public struct AbsenceService: Sendable {
                     employee: employee,
                     absences: (byEmployee[employee.employee.id] ?? []).compactMap { Self.entry($0, viewer: viewer) })
             }
-            var calendarIDs: [Int64] = []
-            for employee in employees where !calendarIDs.contains(employee.holidayCalendarID) {
-                calendarIDs.append(employee.holidayCalendarID)
-            }
+            let calendarIDs = Set(employees.map(\.holidayCalendarID)).sorted()
             return AbsenceOverview(
                 from: query.from, to: query.to, rows: rows,
-                calendars: try tx.calendarHolidays(calendarIDs: calendarIDs.sorted(), from: query.from, to: query.to),
+                calendars: try tx.calendarHolidays(calendarIDs: calendarIDs, from: query.from, to: query.to),
                 nextAfterID: page.count > query.limit ? employees.last?.employee.id : nil)
         }
     }
