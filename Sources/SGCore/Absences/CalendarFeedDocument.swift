@@ -55,18 +55,11 @@ public enum CalendarFeedDocument {
         }
         for holiday in calendar.holidays {
             let day = ICalendarWriter.basic(holiday.date)
-            ics.append(line: "BEGIN:VEVENT")
-            ics.raw("UID", "public-holiday-\(calendar.calendarID)-\(day)@\(uidDomain)")
             // A public holiday has no history: its date stands for when it was written.
-            ics.raw("DTSTAMP", day + "T000000Z")
-            ics.raw("SEQUENCE", "0")
-            ics.date("DTSTART", holiday.date)
-            ics.date("DTEND", holiday.date.adding(days: 1) ?? holiday.date)
-            ics.text("SUMMARY", holiday.name)
-            ics.text("DESCRIPTION", "Public holiday (\(calendar.calendarName))")
-            ics.raw("STATUS", "CONFIRMED")
-            ics.raw("TRANSP", "TRANSPARENT")
-            ics.append(line: "END:VEVENT")
+            event(
+                &ics, uid: "public-holiday-\(calendar.calendarID)-\(day)@\(uidDomain)", stamp: day + "T000000Z", history: nil,
+                sequence: 0, start: holiday.date, end: holiday.date, summary: holiday.name,
+                description: "Public holiday (\(calendar.calendarName))", status: "CONFIRMED", transparent: true)
         }
         return footer(ics, empty: requests.isEmpty && calendar.holidays.isEmpty)
     }
@@ -104,18 +97,29 @@ public enum CalendarFeedDocument {
         _ ics: inout ICalendarWriter, uid: String, request: FeedRequest, summary: String, description: String, status: String,
         transparent: Bool
     ) {
-        let period = request.absence.period
+        // Without METHOD, DTSTAMP is when the event was last revised (RFC 5545 §3.8.7.2): the feed stays byte for
+        // byte the same until a request changes. The creation is the first entry of the history; every move adds one.
+        event(
+            &ics, uid: uid, stamp: ICalendarWriter.basic(request.updatedAt), history: (request.createdAt, request.updatedAt),
+            sequence: max(request.changes - 1, 0), start: request.absence.period.start, end: request.absence.period.end,
+            summary: summary, description: description, status: status, transparent: transparent)
+    }
+
+    /// An all-day event from `start` to `end`, both included; `history` gives CREATED and LAST-MODIFIED.
+    private static func event(
+        _ ics: inout ICalendarWriter, uid: String, stamp: String, history: (created: Date, modified: Date)?, sequence: Int,
+        start: CalendarDate, end: CalendarDate, summary: String, description: String, status: String, transparent: Bool
+    ) {
         ics.append(line: "BEGIN:VEVENT")
         ics.raw("UID", uid)
-        // Without METHOD, DTSTAMP is when the event was last revised (RFC 5545 §3.8.7.2): the feed stays byte for
-        // byte the same until a request changes.
-        ics.instant("DTSTAMP", request.updatedAt)
-        ics.instant("CREATED", request.createdAt)
-        ics.instant("LAST-MODIFIED", request.updatedAt)
-        // The creation is the first entry of the history; every move adds one.
-        ics.raw("SEQUENCE", String(max(request.changes - 1, 0)))
-        ics.date("DTSTART", period.start)
-        ics.date("DTEND", period.end.adding(days: 1) ?? period.end)
+        ics.raw("DTSTAMP", stamp)
+        if let history {
+            ics.instant("CREATED", history.created)
+            ics.instant("LAST-MODIFIED", history.modified)
+        }
+        ics.raw("SEQUENCE", String(sequence))
+        ics.date("DTSTART", start)
+        ics.date("DTEND", end.adding(days: 1) ?? end)
         ics.text("SUMMARY", summary)
         ics.text("DESCRIPTION", description)
         ics.raw("STATUS", status)
