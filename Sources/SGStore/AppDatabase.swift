@@ -287,10 +287,10 @@ public final class AppDatabase: Sendable {
                 if let failure = storageFailure(ResultCode(rawValue: error.code)) { return failure }
                 return DatabaseError(resultCode: ResultCode(rawValue: error.code), message: error.message, sql: sql)
             }
-        case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED:
-            return lockedTooLong
-        case let error as DatabaseError where storageFailure(error.extendedResultCode) != nil:
-            return storageFailure(error.extendedResultCode)!
+        case let error as DatabaseError:
+            if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED { return lockedTooLong }
+            if let failure = storageFailure(error.extendedResultCode) { return failure }
+            return error
         case let error as Checkpointer.NotInWALMode:
             return SGError.conflict("The database at \(error.path) is not in WAL mode (\(error.mode)).")
         default:
