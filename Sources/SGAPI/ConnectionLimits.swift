@@ -53,13 +53,6 @@ public struct ConnectionLimits: Sendable, Equatable {
     }
 }
 
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
-
 /// Closes a connection whose request body has not arrived in full `timeout` after its head. The idle time-out
 /// counts from the last part read, so a body sent a byte every few seconds would hold its connection for days.
 final class RequestBodyTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {

@@ -170,9 +170,10 @@ public final class AppDatabase: Sendable {
             try await writer.writeWithoutTransaction { db in
                 let remaining = deadline - .now
                 guard remaining > .zero else { throw Self.lockedTooLong }
-                let connection = self.writeConnection.connection(for: db)
-                connection.setBusyTimeout(remaining)
-                defer { connection.setBusyTimeout(.seconds(Self.busyTimeout)) }
+                // Every write sets its own wait, so none is put back afterwards: one call per write. Only the
+                // migrations (at open, before any write) and sgbench's seeding take the lock on this connection
+                // otherwise, and neither runs within a request's bound.
+                self.writeConnection.connection(for: db).setBusyTimeout(remaining)
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
@@ -286,10 +287,10 @@ public final class AppDatabase: Sendable {
                 if let failure = storageFailure(ResultCode(rawValue: error.code)) { return failure }
                 return DatabaseError(resultCode: ResultCode(rawValue: error.code), message: error.message, sql: sql)
             }
-        case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED:
-            return lockedTooLong
-        case let error as DatabaseError where storageFailure(error.extendedResultCode) != nil:
-            return storageFailure(error.extendedResultCode)!
+        case let error as DatabaseError:
+            if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED { return lockedTooLong }
+            if let failure = storageFailure(error.extendedResultCode) { return failure }
+            return error
         case let error as Checkpointer.NotInWALMode:
             return SGError.conflict("The database at \(error.path) is not in WAL mode (\(error.mode)).")
         default:

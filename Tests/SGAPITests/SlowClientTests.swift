@@ -13,18 +13,8 @@ struct RawClient {
     let fd: Int32
 
     init?(port: Int) {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard fd >= 0, connected == 0 else {
-            _ = Glibc.close(fd)
-            return nil
-        }
+        guard let fd = connectedLoopbackSocket(port: port) else { return nil }
+        self.fd = fd
     }
 
     /// False once the server has closed the connection.

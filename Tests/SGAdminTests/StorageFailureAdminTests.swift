@@ -18,7 +18,7 @@ struct SmallDisk {
     init?(kilobytes: Int) {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("sg-disk-\(UUID().uuidString)").path
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        guard (try? runCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder])) == 0 else {
+        guard (try? runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder])) != nil else {
             try? FileManager.default.removeItem(atPath: folder)
             return nil
         }
@@ -36,21 +36,9 @@ struct SmallDisk {
     }
 
     func remove() {
-        _ = try? runCommand("/bin/umount", ["-l", folder])
+        _ = try? runTool("/bin/umount", ["-l", folder])
         try? FileManager.default.removeItem(atPath: folder)
     }
-}
-
-/// Runs a system command; its exit status.
-func runCommand(_ path: String, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.standardError = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
 }
 
 @Suite(.serialized) struct StorageFailureAdminTests {

@@ -73,12 +73,23 @@ public func freePort() -> Int {
 
 /// Whether something accepts TCP connections on 127.0.0.1:`port`.
 public func canConnect(port: Int) -> Bool {
+    guard let fd = connectedLoopbackSocket(port: port) else { return false }
+    close(fd)
+    return true
+}
+
+/// A TCP socket connected to 127.0.0.1:`port`; nil when nothing accepts the connection.
+public func connectedLoopbackSocket(port: Int) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
     var address = loopback(port: port)
-    return withUnsafePointer(to: &address) {
+    let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    } == 0
+    }
+    guard fd >= 0, connected == 0 else {
+        close(fd)
+        return nil
+    }
+    return fd
 }
 
 private func loopback(port: Int) -> sockaddr_in {

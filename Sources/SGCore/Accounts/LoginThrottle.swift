@@ -40,8 +40,10 @@ public actor LoginThrottle {
     /// An attempt counted when it began, before its password was checked; see `reserve`.
     public struct Reservation: Sendable {
         let id: UInt64
-        let username: String?
-        let address: String?
+        /// The keys it is counted against, as `reserve` made them.
+        let keys: [String]
+        /// Its username's key, cleared when it succeeds.
+        let usernameKey: String?
     }
 
     /// Attempts per key, oldest first, none older than `window`.
@@ -65,9 +67,12 @@ public actor LoginThrottle {
     /// Throws `SGError.tooManyAttempts` when the username or the address has used up its failures. A nil
     /// username checks the address only.
     public func check(username: String?, address: String?) throws {
-        let now = clock.now()
+        try check(keys(username: username, address: address), now: clock.now())
+    }
+
+    private func check(_ keys: [(String, Int)], now: Date) throws {
         var wait = 0
-        for (key, limit) in keys(username: username, address: address) {
+        for (key, limit) in keys {
             guard let times = prune(key, now: now), times.count >= limit else { continue }
             let freedAt = times[times.count - limit].time.addingTimeInterval(limits.window)
             wait = max(wait, Int(freedAt.timeIntervalSince(now).rounded(.up)))
@@ -80,7 +85,7 @@ public actor LoginThrottle {
     }
 
     public func recordFailure(username: String?, address: String?) {
-        count(Attempt(time: clock.now(), id: 0), username: username, address: address)
+        count(Attempt(time: clock.now(), id: 0), keys: keys(username: username, address: address))
     }
 
     public func recordSuccess(username: String) {
@@ -90,32 +95,35 @@ public actor LoginThrottle {
     /// Checks like `check` and, in the same step, counts the attempt as a failure until told otherwise: by
     /// `succeeded` (it was right) or `release` (it was never judged). An attempt that fails needs nothing more.
     public func reserve(username: String?, address: String?) throws -> Reservation {
-        try check(username: username, address: address)
+        let budgets = keys(username: username, address: address)
+        let now = clock.now()
+        try check(budgets, now: now)
         lastReservation += 1
-        count(Attempt(time: clock.now(), id: lastReservation), username: username, address: address)
-        return Reservation(id: lastReservation, username: username, address: address)
+        count(Attempt(time: now, id: lastReservation), keys: budgets)
+        // The username's key, when there is one, comes first.
+        return Reservation(id: lastReservation, keys: budgets.map(\.0), usernameKey: username == nil ? nil : budgets.first?.0)
     }
 
     /// The reserved attempt was right: its username's failures are cleared, and it no longer counts against its
     /// address (the address's earlier failures still do).
     public func succeeded(_ reservation: Reservation) {
-        if let username = reservation.username { recordSuccess(username: username) }
+        if let key = reservation.usernameKey { failures[key] = nil }
         release(reservation)
     }
 
     /// The reserved attempt was never judged (the directory could not be reached, the server was too busy to
     /// check it): it counts against nothing.
     public func release(_ reservation: Reservation) {
-        for (key, _) in keys(username: reservation.username, address: reservation.address) {
+        for key in reservation.keys {
             guard var times = failures[key], let index = times.firstIndex(where: { $0.id == reservation.id }) else { continue }
             times.remove(at: index)
             failures[key] = times.isEmpty ? nil : times
         }
     }
 
-    private func count(_ attempt: Attempt, username: String?, address: String?) {
+    private func count(_ attempt: Attempt, keys: [(String, Int)]) {
         if failures.count >= maximumKeys { sweep(now: attempt.time) }
-        for (key, limit) in keys(username: username, address: address) {
+        for (key, limit) in keys {
             var times = prune(key, now: attempt.time) ?? []
             times.append(attempt)
             // Only the newest `limit` attempts decide anything.

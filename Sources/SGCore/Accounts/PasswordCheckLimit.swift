@@ -69,3 +69,11 @@ public final class PasswordCheckLimit: Sendable {
         }
     }
 }
+
+extension PasswordCheckLimit? {
+    /// `run` within the bound when there is one; without one (nil), every check runs at once.
+    public func run<T>(address: String?, _ check: () async throws -> T) async throws -> T {
+        guard let self else { return try await check() }
+        return try await self.run(address: address, check)
+    }
+}

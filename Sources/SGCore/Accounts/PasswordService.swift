@@ -172,7 +172,7 @@ public struct PasswordService: Sendable {
         var matches = false
         if plausible, let stored = account.passwordHash {
             do {
-                matches = try await verify(current, hash: stored, address: clientAddress)
+                matches = try await checks.run(address: clientAddress) { await hasher.verify(current, hash: stored) }
             } catch {
                 if let attempt { await loginThrottle?.release(attempt) }
                 throw error
@@ -193,11 +193,6 @@ public struct PasswordService: Sendable {
         guard replaced else {
             throw SGError.conflict("The password was changed meanwhile (by a reset or another session). Log in with the new one.")
         }
-    }
-
-    private func verify(_ password: String, hash: String, address: String?) async throws -> Bool {
-        guard let checks else { return await hasher.verify(password, hash: hash) }
-        return try await checks.run(address: address) { await hasher.verify(password, hash: hash) }
     }
 
     /// An operator sets an employee's password (`sgadmin user password`): the same rules; every session of the

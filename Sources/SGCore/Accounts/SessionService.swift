@@ -51,7 +51,7 @@ public struct SessionService: Sendable {
         let attempt = try await throttle?.reserve(username: username, address: clientAddress)
         let account: DirectoryAccount
         do {
-            account = try await checked(address: clientAddress) {
+            account = try await checks.run(address: clientAddress) {
                 try await directory.authenticate(username: username, password: password)
             }
         } catch {
@@ -77,11 +77,6 @@ public struct SessionService: Sendable {
     static func isWrongCredentials(_ error: any Error) -> Bool {
         if case .unauthenticated? = error as? SGError { return true }
         return false
-    }
-
-    private func checked<T>(address: String?, _ check: () async throws -> T) async throws -> T {
-        guard let checks else { return try await check() }
-        return try await checks.run(address: address, check)
     }
 
     /// Sessions kept per employee: a new login ends the oldest beyond this (a login loop left thousands).
