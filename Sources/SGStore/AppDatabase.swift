@@ -170,10 +170,9 @@ public final class AppDatabase: Sendable {
             try await writer.writeWithoutTransaction { db in
                 let remaining = deadline - .now
                 guard remaining > .zero else { throw Self.lockedTooLong }
-                // Every write sets its own wait, so none is put back afterwards: one call per write. Only the
-                // migrations (at open, before any write) and sgbench's seeding take the lock on this connection
-                // otherwise, and neither runs within a request's bound.
-                self.writeConnection.connection(for: db).setBusyTimeout(remaining)
+                let connection = self.writeConnection.connection(for: db)
+                connection.setBusyTimeout(remaining)
+                defer { connection.setBusyTimeout(.seconds(Self.busyTimeout)) }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
