@@ -130,6 +130,13 @@ struct ProvisioningDirectory: EmployeeDirectory {
             let revalidated = try await client.call(
                 .get, "/v1/employees/\(h.fixture.alice.id)/photo", token: bob, headers: [.ifNoneMatch: "W/\"other\", \"\(etag)\""])
             #expect(revalidated.status == .notModified && revalidated.body.isEmpty && revalidated.headers[.eTag] == "\"\(etag)\"")
+            // As swift-openapi-runtime sends it: the quotes percent-encoded. Still the same entity tag.
+            let encoded = try await client.call(
+                .get, "/v1/employees/\(h.fixture.alice.id)/photo", token: bob, headers: [.ifNoneMatch: "%22\(etag)%22"])
+            #expect(encoded.status == .notModified)
+            let encodedOther = try await client.call(
+                .get, "/v1/employees/\(h.fixture.alice.id)/photo", token: bob, headers: [.ifNoneMatch: "%22other%22"])
+            #expect(encodedOther.status == .ok)
 
             // A new photo: a new URL in the profile and the directory, and the old ETag no longer matches.
             let second = try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.jpeg(), contentType: "application/octet-stream")
