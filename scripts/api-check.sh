@@ -36,34 +36,10 @@ else
     finish
 fi
 
-[ -x "$sgserver" ] || { fail "$sgserver is not built (swift build --product sgserver)"; finish; }
-
-work=$(mktemp -d)
+source scripts/lib/demo-server.sh
 logs=.build/api-check  # kept after the run, for reading the full reports
 mkdir -p "$logs"
-server_pid=
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-base="http://127.0.0.1:$port"
-echo "== sgserver on $base (database $work/api.sqlite, demo company)"
-"$sgserver" --host 127.0.0.1 --port "$port" --database "$work/api.sqlite" --seed-demo --log-level error \
-    --writes-per-minute 1000000 >"$work/server.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 1 100); do
-    curl -fsS "$base/v1/health" >/dev/null 2>&1 && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.2
-done
-if ! curl -fsS "$base/v1/health" >/dev/null 2>&1; then
-    cat "$work/server.log"
-    fail "sgserver did not start"
-    finish
-fi
+start_demo_server
 
 login() {
     curl -fsS -X POST "$base/v1/auth/login" -H 'Content-Type: application/json' \
@@ -101,11 +77,5 @@ fuzz admin "$admin_token" "$admin_logout" "$seed"
 fuzz employee "$alice_token" "$alice_logout" "$((seed + 1))"
 echo "schemathesis generated $total_cases cases in all (reports in $logs)"
 
-if ! kill -0 "$server_pid" 2>/dev/null; then
-    cat "$work/server.log"
-    fail "sgserver died during the run"
-elif grep -q "Unhandled error" "$work/server.log"; then
-    grep "Unhandled error" "$work/server.log" | head -20
-    fail "sgserver logged unhandled errors"
-fi
+check_demo_server_health
 finish

@@ -40,14 +40,25 @@ if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 grep -E "^✘" "$log" | head -50 || true
 echo "swift test: $passed passed, $failed failed"
 
+# A check script ending with "N passed, M failed": its counts join the total; a failing exit with no failure
+# counted counts as one.
+all_ok=$status
+check() {
+    echo "== $1"
+    "$1" 2>&1 | tee "$log"
+    local check_status=${PIPESTATUS[0]} check_passed check_failed
+    check_passed=$(tail -1 "$log" | grep -oE "^[0-9]+ passed" | grep -oE "[0-9]+")
+    check_failed=$(tail -1 "$log" | grep -oE "[0-9]+ failed" | grep -oE "[0-9]+")
+    if [ "$check_status" -ne 0 ] && [ "${check_failed:-0}" -eq 0 ]; then check_failed=1; fi
+    passed=$((passed + ${check_passed:-0}))
+    failed=$((failed + ${check_failed:-0}))
+    [ "$check_status" -eq 0 ] || all_ok=1
+}
+
 # The HTTP contract: the spec validates and schemathesis finds nothing against a live server.
-echo "== scripts/api-check.sh"
-scripts/api-check.sh 2>&1 | tee "$log"
-api_status=${PIPESTATUS[0]}
-api_passed=$(tail -1 "$log" | grep -oE "^[0-9]+ passed" | grep -oE "[0-9]+")
-api_failed=$(tail -1 "$log" | grep -oE "[0-9]+ failed" | grep -oE "[0-9]+")
-if [ "$api_status" -ne 0 ] && [ "${api_failed:-0}" -eq 0 ]; then api_failed=1; fi
-passed=$((passed + ${api_passed:-0}))
-failed=$((failed + ${api_failed:-0}))
+check scripts/api-check.sh
+# Clients generated from the contract (Swift and Python) build and drive a live server.
+check scripts/client-check.sh
+
 echo "$passed passed, $failed failed"
-[ "$status" -eq 0 ] && [ "$api_status" -eq 0 ]
+[ "$all_ok" -eq 0 ]
