@@ -301,7 +301,7 @@ func readPasswordLine() throws -> String {
 struct HolidaysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "holidays", abstract: "Manage the company's public holidays and their calendars (per office or region).",
-        subcommands: [Add.self, List.self, Calendar.self])
+        subcommands: [Add.self, Remove.self, List.self, Calendar.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -319,6 +319,25 @@ struct HolidaysCommand: AsyncParsableCommand {
                 try await services.company.addPublicHoliday(
                     PublicHoliday(date: day, name: name), calendarID: target.id, by: try await global.actor(services))
                 printOut("\(day) is now a public holiday in \(target.name): \(name).\n")
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a public holiday. Requests already made keep the working days counted when they were made.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The date, YYYY-MM-DD.") var date: String
+        @Option(help: "The holiday calendar (id or name); default: the first.") var calendar: String?
+
+        func run() async throws {
+            try await running {
+                let day = try CalendarDate.parse(date, field: "date")
+                let services = try global.services()
+                let target = try await services.company.holidayCalendar(calendar ?? String(HolidayCalendar.defaultID))
+                let removed = try await services.company.removePublicHoliday(
+                    date: day, calendarID: target.id, by: try await global.actor(services))
+                printOut("\(day) (\(removed.name)) is no longer a public holiday in \(target.name).\n")
             }
         }
     }

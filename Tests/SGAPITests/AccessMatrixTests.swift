@@ -81,6 +81,8 @@ import SGTestSupport
         Row(.patch, "/v1/holiday-calendars/{calendar}", body: Body.calendarName,    401, 403, 403, 200, 401),
         Row(.delete, "/v1/holiday-calendars/{calendar}",                            401, 403, 403, 204, 401),
         Row(.get, "/v1/public-holidays?calendar={calendar}",                        401, 200, 200, 200, 401),
+        Row(.post, "/v1/public-holidays", body: Body.publicHoliday,                 401, 403, 403, 201, 401),
+        Row(.delete, "/v1/public-holidays/2026-12-25",                              401, 403, 403, 204, 401),
         Row(.get, "/v1/employees/{alice}/holiday-calendar",                         401, 200, 403, 200, 401),
         Row(.put, "/v1/employees/{alice}/holiday-calendar", body: Body.assignment,  401, 403, 403, 200, 401),
         Row(.get, "/v1/absences?from=2026-04-01&to=2026-04-30",                     401, 200, 200, 200, 401),
@@ -108,6 +110,7 @@ import SGTestSupport
         static let days = #"{"days":30}"#
         static let adjustment = #"{"days":1.5,"reason":"Matrix"}"#
         static let workingWeek = #"{"workingWeek":[1,2,3,4]}"#
+        static let publicHoliday = #"{"date":"2026-10-05","name":"Matrix day"}"#
         static let profile = #"{"position":"Tester","phone":"+34 600 000 000"}"#
         static let photo = "<png>"
         static let settings = #"{"notifications":true}"#
@@ -141,8 +144,11 @@ import SGTestSupport
 
         /// The route this row exercises, as the router names it: placeholders and numbers become parameters.
         var route: String {
-            let segments = path.split(separator: "?")[0].split(separator: "/").map { segment -> String in
+            let parts = path.split(separator: "?")[0].split(separator: "/")
+            let segments = parts.indices.map { index -> String in
+                let segment = parts[index]
                 if segment == "{device}" { return "{token}" }
+                if index > 0, parts[index - 1] == "public-holidays" { return "{date}" }
                 if segment.hasSuffix(".ics") { return "{secret}.ics" }
                 if segment.hasPrefix("{") { return "{id}" }
                 if segment.allSatisfy(\.isNumber) { return "{year}" }
@@ -160,6 +166,8 @@ import SGTestSupport
             let hash = try await Passwords.hash(Fixture.password, cost: 4)
             _ = try await h.fixture.services.accounts.addEmployee(NewEmployee(
                 username: "carol", name: "Carol", surname: "Gone", email: "carol@example.com", isAdmin: false, passwordHash: hash))
+            try await h.fixture.services.company.addPublicHoliday(
+                PublicHoliday(date: Fixture.date("2026-12-25"), name: "Christmas Day"), by: h.fixture.admin.actor)
             try await h.run { client in
                 let alice = try await client.login("alice")
                 let admin = try await client.login("admin")
@@ -180,13 +188,13 @@ import SGTestSupport
                 #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: #"{"token":"\#(device)","platform":"android"}"#).status == .created)
                 #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.png()).status == .ok)
                 let carol = try await client.login("carol")
-                func feed(_ token: String) async throws -> (id: Int, secret: String) {
+                var feeds: [(id: Int, secret: String)] = []
+                for token in [alice, carol] {
                     let reply = try await client.call(.post, "/v1/me/calendar-feeds", token: token, json: Body.calendarFeed)
                     let path = try #require(reply.json["path"] as? String)
-                    return (try #require(reply.json["id"] as? Int), String(path.dropFirst("/ical/".count).dropLast(".ics".count)))
+                    feeds.append((try #require(reply.json["id"] as? Int), String(path.dropFirst("/ical/".count).dropLast(".ics".count))))
                 }
-                let aliceFeed = try await feed(alice)
-                let carolFeed = try await feed(carol)
+                let (aliceFeed, carolFeed) = (feeds[0], feeds[1])
                 _ = try await h.fixture.services.accounts.deactivate(username: "carol")
 
                 let token: String? = switch caller {

@@ -240,4 +240,54 @@ import SGTestSupport
                 == #"[{"employees":3,"id":1,"name":"default"},{"employees":1,"id":2,"name":"Lisbon office"}]"#)
         }
     }
+
+    @Test func adminsAddAndRemovePublicHolidaysOverTheAPI() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let admin = try await client.login("admin")
+            // Before: 8 to 12 June 2026 are five working days.
+            let before = try await client.call(
+                .post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-06-08","endDate":"2026-06-12"}"#)
+            #expect(before.status == .created && before.json["workingDays"] as? Int == 5)
+            let beforeID = try #require(before.json["id"] as? Int)
+
+            let added = try await client.call(
+                .post, "/v1/public-holidays", token: admin, json: #"{"date":"2026-06-04","name":"  Corpus Christi "}"#)
+            #expect(added.status == .created && added.headers[.location] == "/v1/public-holidays?year=2026&calendar=1")
+            #expect(String(decoding: added.body, as: UTF8.self) == #"{"date":"2026-06-04","name":"Corpus Christi"}"#)
+            // A request made now does not count the day; one made before keeps its days.
+            let after = try await client.call(
+                .post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-06-01","endDate":"2026-06-05"}"#)
+            #expect(after.status == .created && after.json["workingDays"] as? Int == 4)
+            #expect(try await client.call(.get, "/v1/holidays/\(beforeID)", token: alice).json["workingDays"] as? Int == 5)
+
+            // Bad input: each a problem, nothing written.
+            let bad: [(HTTPRequest.Method, String, String?, HTTPResponse.Status)] = [
+                (.post, "/v1/public-holidays", #"{"date":"2026-06-04","name":"Again"}"#, .conflict),
+                (.post, "/v1/public-holidays", #"{"date":"2026-06-05","name":"Elsewhere","calendarId":99}"#, .notFound),
+                (.post, "/v1/public-holidays", #"{"date":"2026-02-30","name":"No such day"}"#, .unprocessableContent),
+                (.post, "/v1/public-holidays", #"{"date":"2026-06-05","name":"   "}"#, .unprocessableContent),
+                (.post, "/v1/public-holidays", #"{"date":"2026-06-05","name":"Fine","extra":true}"#, .unprocessableContent),
+                (.post, "/v1/public-holidays", #"{"name":"No date"}"#, .unprocessableContent),
+                (.post, "/v1/public-holidays", #"["2026-06-05"]"#, .badRequest),
+                (.delete, "/v1/public-holidays/2026-06-05", nil, .notFound),
+                (.delete, "/v1/public-holidays/2026-06-04?calendar=99", nil, .notFound),
+                (.delete, "/v1/public-holidays/2026-06-04?calendar=x", nil, .unprocessableContent),
+                (.delete, "/v1/public-holidays/tomorrow", nil, .unprocessableContent),
+            ]
+            for (method, path, body, status) in bad {
+                let reply = try await client.call(method, path, token: admin, json: body)
+                #expect(reply.status == status && reply.isProblem, "\(method) \(path) \(body ?? ""): \(String(decoding: reply.body, as: UTF8.self))")
+            }
+            let listed = try await client.call(.get, "/v1/public-holidays?year=2026&calendar=1", token: alice)
+            #expect(String(decoding: listed.body, as: UTF8.self) == #"[{"date":"2026-06-04","name":"Corpus Christi"}]"#)
+            #expect(try await client.call(.delete, "/v1/public-holidays/2026-06-04", token: alice).status == .forbidden)
+
+            #expect(try await client.call(.delete, "/v1/public-holidays/2026-06-04", token: admin).status == .noContent)
+            #expect(try await client.call(.delete, "/v1/public-holidays/2026-06-04", token: admin).status == .notFound)
+            let emptied = try await client.call(.get, "/v1/public-holidays?year=2026&calendar=1", token: alice)
+            #expect(String(decoding: emptied.body, as: UTF8.self) == "[]")
+        }
+    }
 }

@@ -133,6 +133,12 @@ struct AdminCLI {
         #expect(try cli.run(["holidays", "add", "\(year + 1)-12-25", "Again"]).status == 1)
         #expect(try cli.run(["holidays", "add", "\(year + 1)-02-30", "Nope"]).status == 1)
         #expect(try cli.run(["holidays", "list", "--year", "\(year + 1)", "--format", "csv"]).stdout.contains("\(year + 1)-12-25,Christmas"))
+        let removed = try cli.run(["holidays", "remove", "\(year + 1)-12-25"])
+        #expect(removed.status == 0 && removed.stdout.contains("(Christmas) is no longer a public holiday"))
+        let again = try cli.run(["holidays", "remove", "\(year + 1)-12-25"])
+        #expect(again.status == 1 && again.stderr.contains("is not a public holiday"))
+        #expect(try cli.run(["holidays", "remove", "\(year + 1)-12-25", "--calendar", "nowhere"]).status == 1)
+        #expect(!(try cli.run(["holidays", "list", "--year", "\(year + 1)", "--format", "csv"]).stdout.contains("Christmas")))
 
         let deactivate = try cli.run(["user", "deactivate", "maria"])
         #expect(deactivate.status == 0)

@@ -41,6 +41,21 @@ struct CompanyController {
         }
     }
 
+    /// POST /v1/public-holidays: `{date, name, calendarId?}`.
+    struct PublicHolidayBody: Decodable {
+        var holiday: PublicHoliday
+        var calendarID: Int64
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            try container.onlyKeys(["date", "name", "calendarId"], what: "a public holiday field")
+            holiday = PublicHoliday(
+                date: try CalendarDate.parse(try container.required(String.self, "date"), field: "date"),
+                name: try container.required(String.self, "name"))
+            calendarID = try container.optional(Int64.self, "calendarId") ?? HolidayCalendar.defaultID
+        }
+    }
+
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         /// The company's name, contact details, working week, default allowance and time zone.
         group.get("/company") { _, context in
@@ -63,6 +78,25 @@ struct CompanyController {
             return try JSON.response(
                 try await services.company.publicHolidays(year: year, calendarID: calendar, ofEmployee: employee.id)
                     .map(DTO.PublicHolidayBody.init))
+        }
+
+        /// Admin: adds a public holiday to a calendar (default: the first); 409 when the day already is one there.
+        group.post("/public-holidays") { request, context in
+            let admin = try context.requireAdmin()
+            let body = try await JSON.decode(PublicHolidayBody.self, from: request, context: context)
+            let added = try await services.company.addPublicHoliday(body.holiday, calendarID: body.calendarID, by: admin.actor)
+            return try JSON.response(
+                DTO.PublicHolidayBody(added), status: .created,
+                headers: [.location: "/v1/public-holidays?year=\(added.date.year)&calendar=\(body.calendarID)"])
+        }
+
+        /// Admin: removes a public holiday from a calendar (default: the first); 404 when the day is none there.
+        group.delete("/public-holidays/:date") { request, context in
+            let admin = try context.requireAdmin()
+            let date = try CalendarDate.parse(context.parameters.get("date") ?? "", field: "date")
+            let calendar = try request.integerQuery("calendar", in: 1...Int.max).map(Int64.init) ?? HolidayCalendar.defaultID
+            try await services.company.removePublicHoliday(date: date, calendarID: calendar, by: admin.actor)
+            return Response(status: .noContent)
         }
     }
 }

@@ -91,15 +91,37 @@ public struct CompanyService: Sendable {
 
     /// Adds a public holiday to a calendar (default: the first). Requests already made keep the working days they
     /// were counted with.
-    public func addPublicHoliday(_ holiday: PublicHoliday, calendarID: Int64 = HolidayCalendar.defaultID, by actor: Actor) async throws {
+    @discardableResult
+    public func addPublicHoliday(
+        _ holiday: PublicHoliday, calendarID: Int64 = HolidayCalendar.defaultID, by actor: Actor
+    ) async throws -> PublicHoliday {
         guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change public holidays.") }
         let name = try TextRules.line(holiday.name, field: "name", maximum: PublicHoliday.maximumNameLength)
-        try await store.write { tx in
+        return try await store.write { tx in
             let calendar = try Self.existingCalendar(tx, id: calendarID)
             if let existing = try tx.publicHolidayList(calendarID: calendar.id, from: holiday.date, to: holiday.date).first {
                 throw SGError.conflict("\(holiday.date) is already a public holiday in '\(calendar.name)' (\(existing.name)).")
             }
-            try tx.insertPublicHoliday(PublicHoliday(date: holiday.date, name: name), calendarID: calendar.id)
+            let added = PublicHoliday(date: holiday.date, name: name)
+            try tx.insertPublicHoliday(added, calendarID: calendar.id)
+            return added
+        }
+    }
+
+    /// Removes a public holiday from a calendar (default: the first) and returns it. Requests already made keep the
+    /// working days they were counted with, as when one is added.
+    @discardableResult
+    public func removePublicHoliday(
+        date: CalendarDate, calendarID: Int64 = HolidayCalendar.defaultID, by actor: Actor
+    ) async throws -> PublicHoliday {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change public holidays.") }
+        return try await store.write { tx in
+            let calendar = try Self.existingCalendar(tx, id: calendarID)
+            guard let existing = try tx.publicHolidayList(calendarID: calendar.id, from: date, to: date).first else {
+                throw SGError.notFound("\(date) is not a public holiday in '\(calendar.name)'.")
+            }
+            try tx.deletePublicHoliday(date: date, calendarID: calendar.id)
+            return existing
         }
     }
 

@@ -72,6 +72,7 @@ public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReadi
     /// Writes every company field (settings and contact details).
     func saveCompany(_ company: Company) throws
     func insertPublicHoliday(_ holiday: PublicHoliday, calendarID: Int64) throws
+    func deletePublicHoliday(date: CalendarDate, calendarID: Int64) throws
     func insertHolidayCalendar(name: String) throws -> HolidayCalendar
     func renameHolidayCalendar(id: Int64, to name: String) throws
     /// Deletes a calendar no employee belongs to, with its public holidays.

@@ -25,6 +25,13 @@ extension SQLHolidayTransaction {
         }
     }
 
+    func deletePublicHoliday(date: CalendarDate, calendarID: Int64) throws {
+        try connection.execute("DELETE FROM public_holidays WHERE calendar_id = ? AND date = ?") { statement in
+            statement.bind(1, calendarID)
+            statement.bind(2, date)
+        }
+    }
+
     // MARK: Holiday calendars
 
     private static let calendarColumns =
