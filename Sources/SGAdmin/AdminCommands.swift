@@ -450,15 +450,16 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            try HolidayService.checkYear(year)
             let services = try global.services()
+            let actor = try await global.actor(services)
+            try HolidayService.checkReport(year: year, by: actor)
             // Rows are written as they are read, so a year of a large company never sits in memory at once. A file
             // is written beside the target and renamed over it, so a reader never sees half a file.
             let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
             do {
                 // Created here, so that a failure to open the file is reported as itself and leaves nothing behind.
                 let sink = try temporary.map(OutputSink.init(creatingFileAt:)) ?? OutputSink(FileHandle.standardOutput)
-                try await write(services.holidays, to: sink)
+                try await write(services.holidays, by: actor, to: sink)
                 try sink.close()
             } catch {
                 if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
@@ -476,36 +477,16 @@ struct Export: AsyncParsableCommand {
         }
     }
 
-    private func write(_ holidays: HolidayService, to sink: OutputSink) async throws {
+    private func write(_ holidays: HolidayService, by actor: Actor, to sink: OutputSink) async throws {
         if balances {
-            try sink.write(CSV.record([
-                "username", "full_name", "email", "active", "year", "allowance", "carried_over", "expired", "adjusted", "approved",
-                "pending", "remaining",
-            ]))
-            for (employee, balance) in try await holidays.balances(year: year) {
-                try sink.write(CSV.record([
-                    .text(employee.username), .text(employee.fullName), .text(employee.email),
-                    .text(employee.isActive ? "yes" : "no"), .number(year), .days(balance.allowance), .days(balance.carriedOver),
-                    .days(balance.expired), .days(balance.adjusted),
-                    .days(balance.approved), .days(balance.pending), .days(balance.remaining),
-                ]))
+            try sink.write(CSV.record(HolidayReportLayout.balanceColumns.map(CSV.Cell.text)))
+            for (employee, balance) in try await holidays.balances(year: year, by: actor) {
+                try sink.write(CSV.record(HolidayReportLayout.balanceCells(employee, balance, year: year)))
             }
         } else {
-            try sink.write(CSV.record([
-                "username", "full_name", "email", "request_id", "leave_type", "start", "start_half", "end", "end_half",
-                "working_days", "working_days_in_year", "draws_on_allowance", "status", "requested_at", "decided_by", "decided_at",
-            ]))
-            try await holidays.export(year: year) { row in
-                let request = row.request
-                try sink.write(CSV.record([
-                    .text(row.employee.username), .text(row.employee.fullName), .text(row.employee.email),
-                    .number(Int(request.id)), .text(request.leaveTypeName), .text(request.startDate.description),
-                    .text(request.startHalf.rawValue), .text(request.endDate.description), .text(request.endHalf.rawValue),
-                    .days(request.duration), .days(row.daysInYear), .text(row.drawsOnAllowance ? "yes" : "no"),
-                    .text(request.status.rawValue),
-                    .text(Timestamp.format(request.createdAt)), .text(request.decidedBy ?? ""),
-                    .text(request.decidedAt.map(Timestamp.format) ?? ""),
-                ]))
+            try sink.write(CSV.record(HolidayReportLayout.requestColumns.map(CSV.Cell.text)))
+            try await holidays.export(year: year, by: actor) { row in
+                try sink.write(CSV.record(HolidayReportLayout.requestCells(row)))
             }
         }
     }

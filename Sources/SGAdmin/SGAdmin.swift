@@ -82,15 +82,7 @@ struct Output {
         case .csv:
             return CSV.record(columns.map(CSV.Cell.text)) + rows.map(CSV.record).joined()
         case .json:
-            let objects = rows.map { row in
-                Dictionary(uniqueKeysWithValues: zip(columns, row.map { cell -> JSONValue in
-                    switch cell {
-                    case .text(let text): .text(text)
-                    case .number(let number): .number(number)
-                    case .days(let days): .days(days)
-                    }
-                }))
-            }
+            let objects = rows.map { row in Dictionary(uniqueKeysWithValues: zip(columns, row)) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return String(decoding: (try? encoder.encode(objects)) ?? Data("[]".utf8), as: UTF8.self) + "\n"
@@ -114,18 +106,8 @@ struct Output {
         case .text(let text): TextRules.shownSafely(text.utf8.contains(0x0A) ? text.replacingOccurrences(of: "\n", with: " ") : text)
         case .number(let number): String(number)
         case .days(let days): days.description
-        }
-    }
-
-    enum JSONValue: Encodable {
-        case text(String), number(Int), days(HalfDays)
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .text(let text): try container.encode(text)
-            case .number(let number): try container.encode(number)
-            case .days(let days): try container.encode(days.days)
-            }
+        case .flag(let flag): flag ? "yes" : "no"
+        case .absent: ""
         }
     }
 }

@@ -187,7 +187,8 @@ import SGTestSupport
         #expect(try await f.service.allowanceChanges(employeeID: f.alice.id, year: 2027, by: f.admin.actor).isEmpty)
         await #expect(throws: SGError.self) { try await f.service.allowanceChanges(employeeID: f.alice.id, year: nil, by: f.bob.actor) }
         // Everyone's balances (the CSV) count the adjustments too.
-        let all = try await f.service.balances(year: 2026)
+        let all = try await f.service.balances(year: 2026, by: f.admin.actor)
+        await #expect(throws: SGError.self) { _ = try await f.service.balances(year: 2026, by: f.bob.actor) }
         #expect(all.first { $0.0.id == f.alice.id }?.1 == Balance(
             year: 2026, allowance: .days(25), adjusted: -.days(22), approved: .zero, pending: .days(1)))
         // The history is append-only, whoever holds the file.

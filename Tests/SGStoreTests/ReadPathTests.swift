@@ -263,7 +263,7 @@ import SGTestSupport
             let view = try await f.service.yearView(employeeID: f.alice.id, year: 2027)
             let (requests, balance) = (view.requests, view.balance)
             let rows = Mutex<[String]>([])
-            try await f.services.holidays.export(year: 2026) { row in
+            try await f.services.holidays.export(year: 2026, by: f.admin.actor) { row in
                 rows.withLock { $0.append("\(row.employee.username) \(row.request.id) \(row.daysInYear)") }
             }
             let exported = rows.withLock { $0 }
@@ -271,7 +271,7 @@ import SGTestSupport
                 \(page.total) \(page.nextAfterID.map(String.init) ?? "-") \(page.items.map { "\($0.request.id)\($0.employee.username)" })
                 \(detail.daysByYear.sorted { $0.key < $1.key }) \(detail.events.map { "\($0.from?.rawValue ?? "-")>\($0.to.rawValue)" })
                 \(requests.map(\.duration)) \(balance) \(exported)
-                \(try await f.services.company.publicHolidays(year: 2026).map(\.date)) \(try await f.services.holidays.balances(year: 2026).map { "\($0.0.username):\($0.1.remaining)" })
+                \(try await f.services.company.publicHolidays(year: 2026).map(\.date)) \(try await f.services.holidays.balances(year: 2026, by: f.admin.actor).map { "\($0.0.username):\($0.1.remaining)" })
                 """)
         }
         #expect(answers[0] == answers[1])

@@ -12,13 +12,30 @@ public enum CSV {
         return line
     }
 
-    public enum Cell: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    /// A cell; as JSON (the reports' JSON form, sgadmin's `--format json`): text a string, numbers and days numbers,
+    /// a flag a Boolean, an absent value null.
+    public enum Cell: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Encodable, Sendable {
         /// Text from people (names, comments): a leading = + - @ (or tab, CR) gets a ' so a spreadsheet shows
         /// it instead of running it as a formula.
         case text(String)
         case number(Int)
         /// Days in 0.5 steps: "3", "2.5".
         case days(HalfDays)
+        /// "yes" or "no".
+        case flag(Bool)
+        /// An empty cell: a value that is not there (null in the reports' JSON form).
+        case absent
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let text): try container.encode(text)
+            case .number(let number): try container.encode(number)
+            case .days(let days): try container.encode(days.days)
+            case .flag(let flag): try container.encode(flag)
+            case .absent: try container.encodeNil()
+            }
+        }
 
         public init(stringLiteral value: String) { self = .text(value) }
         public init(integerLiteral value: Int) { self = .number(value) }
@@ -31,6 +48,10 @@ public enum CSV {
                 line.append(String(value))
             case .days(let value):
                 line.append(value.description)
+            case .flag(let value):
+                line.append(value ? "yes" : "no")
+            case .absent:
+                break
             case .text(let value):
                 let utf8 = value.utf8
                 let formula = utf8.first.map { [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains($0) } ?? false

@@ -134,6 +134,13 @@ extension HolidayService {
         return detail
     }
 
+    /// Whether `actor` may read HR's reports of `year`: an admin, and a supported year. Checked before a report
+    /// starts, so that a refusal is an error rather than a report cut short.
+    public static func checkReport(year: Int, by actor: Actor) throws {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can read HR's reports.") }
+        try checkYear(year)
+    }
+
     /// Any employee's year view (inactive ones included) with the years that hold their data, in one snapshot:
     /// an admin's, or the employee's own.
     public func employeeYear(employeeID: Int64, year: Int?, by viewer: Actor) async throws -> EmployeeYear {
@@ -149,16 +156,16 @@ extension HolidayService {
         }
     }
 
-    /// Every request touching `year` for HR's CSV, handed to `row` one at a time from one snapshot, so that a
-    /// year of a large company never sits in memory at once.
-    public func export(year: Int, _ row: @escaping @Sendable (ExportRow) throws -> Void) async throws {
-        try Self.checkYear(year)
+    /// Every request touching `year` for HR's report, handed to `row` one at a time from one snapshot, so that a
+    /// year of a large company never sits in memory at once. Admins only.
+    public func export(year: Int, by actor: Actor, _ row: @escaping @Sendable (ExportRow) throws -> Void) async throws {
+        try Self.checkReport(year: year, by: actor)
         try await store.read { tx in try tx.exportRows(year: year, row) }
     }
 
-    /// Every employee's balance for `year` (inactive ones included), by surname.
-    public func balances(year: Int) async throws -> [(Employee, Balance)] {
-        try Self.checkYear(year)
+    /// Every employee's balance for `year` (inactive ones included), by surname. Admins only.
+    public func balances(year: Int, by actor: Actor) async throws -> [(Employee, Balance)] {
+        try Self.checkReport(year: year, by: actor)
         return try await store.read { tx -> [(Employee, Balance)] in
             let company = try tx.company()
             return try tx.employees().map { employee in
