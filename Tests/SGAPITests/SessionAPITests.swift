@@ -296,6 +296,26 @@ import SGTestSupport
         }
     }
 
+    /// The refresh route needs no login: a well-formed token naming no session is refused from a read, without
+    /// the write lock, so a flood of them cannot queue up the writes of everyone else.
+    @Test func aRefreshNamingNoSessionDoesNotWaitForTheWriteLock() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let h = try await APIHarness.make(path: path.path)
+        // Another process holding the write lock.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let other = try DatabaseQueue(path: path.path, configuration: configuration)
+        try await h.run { client in
+            let login = try await Self.login(client, "alice")
+            try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+            let forged = "sgrt_" + String(repeating: "A", count: 22) + login.refreshToken.suffix(43)
+            expectProblem(try await Self.refresh(client, forged), .unauthorized, "unauthenticated")
+            try await other.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+            _ = try Self.issued(try await Self.refresh(client, login.refreshToken))
+        }
+    }
+
     @Test func aUserAgentIsKeptShortAndPrintable() async throws {
         try await Self.withHarness { h, client in
             let login = try await Self.login(client, "alice", userAgent: String(repeating: "ü", count: 500))

@@ -93,7 +93,15 @@ struct SQLSessions: SessionStore {
     }
 
     func refresh(_ claim: RefreshClaim, to next: NextTokens) async throws -> RefreshOutcome {
-        try await database.writing { connection -> RefreshOutcome in
+        // Anyone may send a well-formed token: one that names no session costs a read, never the write lock.
+        let named = try database.withReader { connection in
+            try connection.with("SELECT 1 FROM sessions WHERE handle = ?") { statement in
+                statement.bind(1, claim.handle)
+                return try statement.step()
+            }
+        }
+        guard named else { return .unknown }
+        return try await database.writing { connection -> RefreshOutcome in
             let now = claim.at
             let found = try connection.with(
                 "SELECT id, refresh_hash, expires_at, employee_id FROM sessions WHERE handle = ?"
