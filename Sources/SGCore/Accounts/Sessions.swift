@@ -21,8 +21,8 @@ public struct SessionClient: Sendable, Equatable {
         if let deviceName, !deviceName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             name = try TextRules.line(deviceName, field: "deviceName", maximum: maximumDeviceName)
         }
-        var agent = String(String.UnicodeScalarView((userAgent ?? "").unicodeScalars.filter { !TextRules.isControl($0) }.prefix(maximumUserAgent)))
-        agent = agent.trimmingCharacters(in: .whitespaces)
+        let printable = (userAgent ?? "").unicodeScalars.filter { !TextRules.isControl($0) }.prefix(maximumUserAgent)
+        let agent = String(String.UnicodeScalarView(printable)).trimmingCharacters(in: .whitespaces)
         return SessionClient(userAgent: agent.isEmpty ? nil : agent, deviceName: name)
     }
 }
