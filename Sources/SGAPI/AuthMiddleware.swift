@@ -19,12 +19,13 @@ struct AuthMiddleware: RouterMiddleware {
         while let first = trimmed.first, first == " " || first == "\t" { trimmed.removeFirst() }
         while let last = trimmed.last, last == " " || last == "\t" { trimmed.removeLast() }
         let token = String(trimmed)
-        guard let employee = try await sessions.authenticate(token: token) else {
-            throw SGError.unauthenticated("The token is unknown, expired or revoked. Log in again.")
+        guard let session = try await sessions.session(accessToken: token) else {
+            throw SGError.unauthenticated("The token is unknown, expired or revoked. Refresh it, or log in again.")
         }
         var context = context
-        context.employee = employee
+        context.employee = session.employee
         context.token = token
+        context.sessionID = session.sessionID
         return try await next(request, context)
     }
 }

@@ -8,6 +8,8 @@ public struct AppRequestContext: RequestContext {
     public var employee: Employee?
     /// The bearer token as presented, kept for logout.
     public var token: String?
+    /// The session the bearer token belongs to.
+    public var sessionID: Int64?
     /// The IP address of the connection's peer, used to throttle failed logins per client; nil when unknown.
     public let clientAddress: String?
 

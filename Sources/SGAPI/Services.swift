@@ -21,7 +21,7 @@ public struct Services: Sendable {
 
     public init(
         database: AppDatabase, clock: any NowProvider = SystemClock(), directory: (any EmployeeDirectory)? = nil,
-        tokenLifetime: TimeInterval = 12 * 3600, throttle: LoginThrottle? = nil, trustedProxies: Set<String> = [],
+        sessionLifetimes: SessionLifetimes = SessionLifetimes(), throttle: LoginThrottle? = nil, trustedProxies: Set<String> = [],
         resetThrottle: LoginThrottle? = nil, passwordChecks: PasswordCheckLimit? = nil, writeLimit: WriteRateLimit? = nil
     ) {
         self.database = database
@@ -29,7 +29,7 @@ public struct Services: Sendable {
         core = database.services(clock: clock)
         sessions = core.sessions(
             store: database.sessionStore, directory: directory ?? LocalAccountDirectory(accounts: database.accountStore),
-            tokenLifetime: tokenLifetime, throttle: throttle, checks: passwordChecks)
+            lifetimes: sessionLifetimes, throttle: throttle, checks: passwordChecks)
         passwords = core.passwords.served(
             by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle, checks: passwordChecks)
         self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })

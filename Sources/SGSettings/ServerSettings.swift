@@ -9,7 +9,8 @@ public struct ServerSettings: Sendable {
     public var host: String
     public var port: Int
     public var databasePath: String
-    public var tokenLifetime: TimeInterval
+    /// How long access tokens and sessions last.
+    public var sessionLifetimes: SessionLifetimes
     public var logLevel: Logger.Level
     public var loginLimits: LoginThrottle.Limits
     /// How many password checks may be under way at once, in all and per client address.
@@ -80,9 +81,8 @@ public struct ServerSettings: Sendable {
             }
         }
 
-        let hours = settings.parse("SG_TOKEN_HOURS", default: 12.0, "is not a number of hours between 0 and 2160") {
-            Double($0).flatMap { $0 > 0 && $0 <= 24 * 90 ? $0 : nil }
-        }
+        let accessMinutes = settings.integer("SG_ACCESS_TOKEN_MINUTES", in: 1...1440, default: 15)
+        let refreshDays = settings.integer("SG_REFRESH_TOKEN_DAYS", in: 1...365, default: 30)
 
         let logLevel = settings.parse(
             "SG_LOG_LEVEL", default: Logger.Level.info, "is not one of trace, debug, info, notice, warning, error, critical",
@@ -91,7 +91,9 @@ public struct ServerSettings: Sendable {
         let delivery = settings.deliverySettings()
 
         return try settings.checked(ServerSettings(
-            host: host, port: port, databasePath: databasePath, tokenLifetime: hours * 3600, logLevel: logLevel,
+            host: host, port: port, databasePath: databasePath,
+            sessionLifetimes: SessionLifetimes(access: Double(accessMinutes) * 60, refresh: Double(refreshDays) * 86_400),
+            logLevel: logLevel,
             loginLimits: loginLimits, loginChecks: loginChecks, writesPerMinute: writesPerMinute, idleTimeout: idleTimeout, bodyTimeout: bodyTimeout, maxConnections: maxConnections,
             trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
             warnings: settings.warnings))

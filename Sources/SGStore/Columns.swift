@@ -31,9 +31,9 @@ extension SQLStatement {
     }
 }
 
-/// Live tokens (by digest) with their employee and expiry, on a pooled read connection.
+/// Live access tokens (by digest) with their session, employee and expiry, on a pooled read connection.
 enum CachedTokens: ConnectionCacheKey {
-    static var initialValue: [Data: (employee: Employee, expiresAt: Date)] { [:] }
+    static var initialValue: [Data: (session: AuthenticatedSession, expiresAt: Date)] { [:] }
     /// Bounded, so that many distinct tokens between two commits cannot grow the memory without limit.
     static let maximumTokens = 20_000
 }

@@ -279,7 +279,11 @@ struct SyntheticCompany {
                     INSERT INTO employees (id, username, name, surname, email, is_admin, is_active, password_hash, created_at, deactivated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
-                let token = try db.makeStatement(sql: "INSERT INTO auth_tokens (token_hash, employee_id, created_at, expires_at) VALUES (?, ?, ?, ?)")
+                // One session per active employee (its id is theirs), holding a week-long access token and no refresh token.
+                let session = try db.makeStatement(
+                    sql: "INSERT INTO sessions (id, employee_id, created_at, last_used_at, expires_at) VALUES (?1, ?1, ?2, ?2, ?3)")
+                let token = try db.makeStatement(
+                    sql: "INSERT INTO auth_tokens (token_hash, employee_id, created_at, expires_at, session_id) VALUES (?1, ?2, ?3, ?4, ?2)")
                 let created = Timestamp.format(Date(timeIntervalSince1970: Double(CalendarDate.firstOfYear(plan.firstYear)!.dayNumber - 30) * 86_400))
                 let expires = Timestamp.format(now.addingTimeInterval(7 * 86_400))
                 for person in employees {
@@ -289,6 +293,7 @@ struct SyntheticCompany {
                     ])
                     guard person.deactivatedAt == nil else { continue }
                     let (value, digest) = SessionService.makeToken()
+                    try session.execute(arguments: [person.id, stamp, expires])
                     try token.execute(arguments: [digest, person.id, stamp, expires])
                     issued.append(IssuedToken(employeeID: person.id, username: person.username, isAdmin: person.isAdmin, token: value))
                 }

@@ -30,8 +30,11 @@ struct SGServer: AsyncParsableCommand {
     @Option(help: "Where logins are checked: local (accounts in the database) or ldap (the SG_LDAP_* settings) [SG_DIRECTORY, default local].")
     var directory: String?
 
-    @Option(help: "Lifetime of a bearer token in hours [SG_TOKEN_HOURS, default 12].")
-    var tokenHours: String?
+    @Option(help: "Minutes an access token works; the client then refreshes it [SG_ACCESS_TOKEN_MINUTES, default 15].")
+    var accessTokenMinutes: String?
+
+    @Option(help: "Days a session lasts from its login: its refresh tokens work until then [SG_REFRESH_TOKEN_DAYS, default 30].")
+    var refreshTokenDays: String?
 
     @Flag(help: "On an empty database, create a demo company and print its logins [SG_SEED_DEMO=1].")
     var seedDemo = false
@@ -83,7 +86,8 @@ struct SGServer: AsyncParsableCommand {
             settings = try ServerSettings.resolve(
                 flags: [
                     "SG_HOST": host, "SG_PORT": port, "SG_DATABASE": database, "SG_DIRECTORY": directory,
-                    "SG_TOKEN_HOURS": tokenHours, "SG_LOG_LEVEL": logLevel, "SG_LOGIN_MAX_FAILURES": loginMaxFailures,
+                    "SG_ACCESS_TOKEN_MINUTES": accessTokenMinutes,
+                    "SG_REFRESH_TOKEN_DAYS": refreshTokenDays, "SG_LOG_LEVEL": logLevel, "SG_LOGIN_MAX_FAILURES": loginMaxFailures,
                     "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": loginMaxFailuresPerAddress,
                     "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow, "SG_TRUSTED_PROXIES": trustedProxies,
                     "SG_LOGIN_CHECKS_IN_FLIGHT": loginChecksInFlight, "SG_LOGIN_CHECKS_PER_ADDRESS": loginChecksPerAddress,
@@ -128,7 +132,7 @@ struct SGServer: AsyncParsableCommand {
                 directory = ldap
             }
             let services = Services(
-                database: database, directory: directory, tokenLifetime: settings.tokenLifetime,
+                database: database, directory: directory, sessionLifetimes: settings.sessionLifetimes,
                 throttle: LoginThrottle(limits: settings.loginLimits), trustedProxies: settings.trustedProxies,
                 resetThrottle: LoginThrottle(limits: settings.loginLimits, counting: "password-reset attempts"),
                 passwordChecks: PasswordCheckLimit(limits: settings.loginChecks),

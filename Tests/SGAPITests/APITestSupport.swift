@@ -12,13 +12,16 @@ struct APIHarness {
     let fixture: Fixture
     /// Where logins are checked; nil: the fixture's local accounts.
     var directory: (any EmployeeDirectory)? = nil
+    var sessionLifetimes = SessionLifetimes()
 
     static func make(path: String? = nil, directory: (any EmployeeDirectory)? = nil) async throws -> APIHarness {
         APIHarness(fixture: try await Fixture.make(path: path), directory: directory)
     }
 
     var services: Services {
-        Services(database: fixture.database, clock: fixture.clock, directory: directory ?? fixture.localAccounts)
+        Services(
+            database: fixture.database, clock: fixture.clock, directory: directory ?? fixture.localAccounts,
+            sessionLifetimes: sessionLifetimes)
     }
 
     func run(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {

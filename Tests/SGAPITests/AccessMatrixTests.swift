@@ -15,6 +15,8 @@ import SGTestSupport
 /// - `other`: bob, another employee
 /// - `admin`: admin
 /// - `gone`: carol's token from before she was deactivated
+/// - `{session}`: another session of alice's (her second login); `{aliceRefresh}` its refresh token, `{carolRefresh}`
+///   carol's from before she was deactivated
 /// - `{feed}`, `{feedSecret}`: alice's personal calendar feed; `{goneFeedSecret}`: carol's, made before she was deactivated
 ///
 /// To extend: add a row. `everyRouteHasARow` fails until every route the router serves has one.
@@ -25,6 +27,12 @@ import SGTestSupport
         Row(.post, "/v1/auth/login", body: Body.aliceLogin,                         200, 200, 200, 200, 200),
         Row(.post, "/v1/auth/login", body: Body.carolLogin,                         403, 403, 403, 403, 403),
         Row(.post, "/v1/auth/logout",                                               401, 204, 204, 204, 401),
+        // The refresh token is the credential, whoever sends it; carol's ended with her account.
+        Row(.post, "/v1/auth/refresh", body: Body.aliceRefresh,                     200, 200, 200, 200, 200),
+        Row(.post, "/v1/auth/refresh", body: Body.carolRefresh,                     401, 401, 401, 401, 401),
+        Row(.get, "/v1/me/sessions",                                                401, 200, 200, 200, 401),
+        Row(.delete, "/v1/me/sessions",                                             401, 204, 204, 204, 401),
+        Row(.delete, "/v1/me/sessions/{session}",                                   401, 204, 404, 404, 401),
         Row(.post, "/v1/auth/password-reset", body: Body.resetRequest,              202, 202, 202, 202, 202),
         Row(.post, "/v1/auth/password-reset/confirm", body: Body.resetConfirm,      422, 422, 422, 422, 422),
         Row(.put, "/v1/me/password", body: Body.passwordChange,                     401, 204, 204, 204, 401),
@@ -106,6 +114,8 @@ import SGTestSupport
     enum Body {
         static let aliceLogin = #"{"username":"alice","password":"\#(Fixture.password)"}"#
         static let carolLogin = #"{"username":"carol","password":"\#(Fixture.password)"}"#
+        static let aliceRefresh = #"{"refreshToken":"{aliceRefresh}"}"#
+        static let carolRefresh = #"{"refreshToken":"{carolRefresh}"}"#
         static let resetRequest = #"{"login":"alice"}"#
         static let resetConfirm = #"{"token":"sgr_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG","newPassword":"matrix-password-1"}"#
         static let passwordChange = #"{"currentPassword":"\#(Fixture.password)","newPassword":"matrix-password-1"}"#
@@ -191,7 +201,12 @@ import SGTestSupport
                 let device = "alice-device-0001"
                 #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: #"{"token":"\#(device)","platform":"android"}"#).status == .created)
                 #expect(try await client.send(.put, "/v1/me/photo", token: alice, bytes: TestImages.png()).status == .ok)
-                let carol = try await client.login("carol")
+                let carolLogin = try await client.call(.post, "/v1/auth/login", json: Body.carolLogin)
+                let carol = try #require(carolLogin.json["token"] as? String)
+                let carolRefresh = try #require(carolLogin.json["refreshToken"] as? String)
+                let aliceSecond = try await client.call(.post, "/v1/auth/login", json: Body.aliceLogin)
+                let aliceSession = try #require(aliceSecond.json["sessionId"] as? Int)
+                let aliceRefresh = try #require(aliceSecond.json["refreshToken"] as? String)
                 var feeds: [(id: Int, secret: String)] = []
                 for token in [alice, carol] {
                     let reply = try await client.call(.post, "/v1/me/calendar-feeds", token: token, json: Body.calendarFeed)
@@ -221,9 +236,13 @@ import SGTestSupport
                     .replacingOccurrences(of: "{feedSecret}", with: aliceFeed.secret)
                     .replacingOccurrences(of: "{goneFeedSecret}", with: carolFeed.secret)
                     .replacingOccurrences(of: "{feed}", with: String(aliceFeed.id))
+                    .replacingOccurrences(of: "{session}", with: String(aliceSession))
+                let body = row.body?
+                    .replacingOccurrences(of: "{aliceRefresh}", with: aliceRefresh)
+                    .replacingOccurrences(of: "{carolRefresh}", with: carolRefresh)
                 let reply = row.body == Body.photo
                     ? try await client.send(row.method, path, token: token, bytes: TestImages.png())
-                    : try await client.call(row.method, path, token: token, json: row.body)
+                    : try await client.call(row.method, path, token: token, json: body)
                 #expect(Int(reply.status.code) == row.expected[caller], "\(row.testDescription) as \(caller): \(String(decoding: reply.body, as: UTF8.self))")
                 if reply.status.code >= 400 {
                     #expect(reply.isProblem, "\(row.testDescription) as \(caller)")

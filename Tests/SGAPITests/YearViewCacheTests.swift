@@ -32,7 +32,10 @@ import SGTestSupport
     @Test func theYearViewFollowsEveryChangeFromAnyProcessAndTheTurnOfTheDay() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }
-        let h = try await APIHarness.make(path: path.path)
+        var made = try await APIHarness.make(path: path.path)
+        // Access tokens that outlast the night: a refresh would be a commit, and nothing may commit below.
+        made.sessionLifetimes = SessionLifetimes(access: 12 * 3600)
+        let h = made
         // What sgadmin opens beside the server: another connection pool on the same file, the same rules.
         let sgadmin = try AppDatabase.open(path: path.path, schema: .requireCurrent).services(clock: h.fixture.clock).holidays
         let admin = Actor(employeeID: nil, name: "root (sgadmin)", isAdmin: true)
@@ -73,7 +76,7 @@ import SGTestSupport
             #expect(try await view(alice).remaining == 29)
 
             // The request's first day comes (20:00 -> 02:00 UTC, the company's zone; nothing is committed in
-            // between, the token lasts 12 hours): an approved request can no longer be cancelled by its owner.
+            // between, the access token lasts 12 hours here): an approved request can no longer be cancelled by its owner.
             h.fixture.clock.set(evening.addingTimeInterval(6 * 3600))
             #expect(try await view(alice).allowed == [[]])
         }

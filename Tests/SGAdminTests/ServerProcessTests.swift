@@ -39,12 +39,12 @@ import Testing
 
     @Test func badSettingsAreNamedTogetherWithStatusTwo() throws {
         let result = try runProduct(
-            "sgserver", ["--port", "70000", "--log-level", "loud"], environment: ["SG_PORT": "8080", "SG_TOKEN_HOURS": "forever"])
+            "sgserver", ["--port", "70000", "--log-level", "loud"], environment: ["SG_PORT": "8080", "SG_ACCESS_TOKEN_MINUTES": "forever"])
         #expect(result.status == 2)
         #expect(result.stderr == """
             sgserver: invalid configuration:
               - SG_PORT / --port '70000' is not a port number (1-65535)
-              - SG_TOKEN_HOURS / --token-hours 'forever' is not a number of hours between 0 and 2160
+              - SG_ACCESS_TOKEN_MINUTES / --access-token-minutes 'forever' is not a number between 1 and 1440
               - SG_LOG_LEVEL / --log-level 'loud' is not one of trace, debug, info, notice, warning, error, critical
 
             """)

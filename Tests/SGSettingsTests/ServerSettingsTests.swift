@@ -10,7 +10,7 @@ struct ServerSettingsTests {
     static func flags(_ given: [String: String] = [:]) throws -> [String: String?] {
         var flags: [String: String?] = try LDAPOptions.parse([]).flags.merging(DeliveryOptions.parse([]).flags) { first, _ in first }
         for name in [
-            "SG_HOST", "SG_PORT", "SG_DATABASE", "SG_DIRECTORY", "SG_TOKEN_HOURS", "SG_LOG_LEVEL", "SG_LOGIN_MAX_FAILURES",
+            "SG_HOST", "SG_PORT", "SG_DATABASE", "SG_DIRECTORY", "SG_ACCESS_TOKEN_MINUTES", "SG_REFRESH_TOKEN_DAYS", "SG_LOG_LEVEL", "SG_LOGIN_MAX_FAILURES",
             "SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "SG_LOGIN_FAILURE_WINDOW", "SG_TRUSTED_PROXIES",
         ] + Self.limitNames {
             flags[name] = .some(given[name])
@@ -60,7 +60,7 @@ struct ServerSettingsTests {
         #expect(settings.host == "127.0.0.1")
         #expect(settings.port == 8080)
         #expect(settings.databasePath == "./var/sgemployee.sqlite")
-        #expect(settings.tokenLifetime == 12 * 3600)
+        #expect(settings.sessionLifetimes == SessionLifetimes(access: 15 * 60, refresh: 30 * 86_400))
         #expect(settings.logLevel == .info)
         #expect(settings.loginLimits == LoginThrottle.Limits(perUsername: 5, perAddress: 20, window: 300))
         #expect(settings.trustedProxies.isEmpty)
@@ -74,13 +74,13 @@ struct ServerSettingsTests {
             flags: Self.flags(["SG_PORT": "9000", "SG_LOG_LEVEL": "debug", "SG_TRUSTED_PROXIES": "10.0.0.1, ::1"]),
             environment: [
                 "SG_PORT": "not a port", "SG_LOG_LEVEL": "loud", "SG_TRUSTED_PROXIES": "proxy",
-                "SG_HOST": "0.0.0.0", "SG_TOKEN_HOURS": "0.5", "SG_LOGIN_FAILURE_WINDOW": "60",
+                "SG_HOST": "0.0.0.0", "SG_ACCESS_TOKEN_MINUTES": "5", "SG_REFRESH_TOKEN_DAYS": "7", "SG_LOGIN_FAILURE_WINDOW": "60",
             ])
         #expect(settings.port == 9000)
         #expect(settings.logLevel == .debug)
         #expect(settings.trustedProxies == ["10.0.0.1", "::1"])
         #expect(settings.host == "0.0.0.0")
-        #expect(settings.tokenLifetime == 1800)
+        #expect(settings.sessionLifetimes == SessionLifetimes(access: 300, refresh: 7 * 86_400))
         #expect(settings.loginLimits == LoginThrottle.Limits(perUsername: 5, perAddress: 20, window: 60))
     }
 
@@ -91,7 +91,8 @@ struct ServerSettingsTests {
             environment: [
                 "SG_HOST": "", "SG_PORT": "8080", "SG_DATABASE": "", "SG_LOGIN_MAX_FAILURES": "0",
                 "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": "many", "SG_LOGIN_FAILURE_WINDOW": "10001",
-                "SG_TRUSTED_PROXIES": "10.0.0.1, proxy.example.com", "SG_TOKEN_HOURS": "2161",
+                "SG_TRUSTED_PROXIES": "10.0.0.1, proxy.example.com", "SG_ACCESS_TOKEN_MINUTES": "0",
+                "SG_REFRESH_TOKEN_DAYS": "366",
             ])
         #expect(problems == [
             "SG_HOST / --host is empty",
@@ -102,7 +103,8 @@ struct ServerSettingsTests {
             "SG_LOGIN_MAX_FAILURES_PER_ADDRESS / --login-max-failures-per-address 'many' is not a number between 1 and 10000",
             "SG_LOGIN_FAILURE_WINDOW / --login-failure-window '10001' is not a number between 1 and 10000",
             "SG_TRUSTED_PROXIES / --trusted-proxies 'proxy.example.com' is not an IP address",
-            "SG_TOKEN_HOURS / --token-hours '2161' is not a number of hours between 0 and 2160",
+            "SG_ACCESS_TOKEN_MINUTES / --access-token-minutes '0' is not a number between 1 and 1440",
+            "SG_REFRESH_TOKEN_DAYS / --refresh-token-days '366' is not a number between 1 and 365",
             "SG_LOG_LEVEL / --log-level 'loud' is not one of trace, debug, info, notice, warning, error, critical",
         ])
         #expect(SettingsProblems(messages: Array(problems.prefix(2))).report("sgserver: invalid configuration") == """

@@ -9,7 +9,7 @@ import SGTestSupport
 @Suite struct GrowthBoundTests {
     /// A phone, a tablet and a few browsers, with room to spare.
     static let devicesKept = DeviceRules.maximumPerEmployee
-    static let sessionsKept = SessionService.maximumTokensPerEmployee
+    static let sessionsKept = SessionService.maximumSessionsPerEmployee
 
     @Test func theBoundsAreWhatTheDocumentationSays() {
         #expect(Self.devicesKept == 10 && Self.sessionsKept == 20)
@@ -43,16 +43,28 @@ import SGTestSupport
             try Int.fetchOne(db, sql: "SELECT count(*) FROM auth_tokens WHERE employee_id = ?", arguments: [f.alice.id]) ?? 0
         }
         #expect(kept == Self.sessionsKept)
+        #expect(try await sessions.sessions(employeeID: f.alice.id).count == Self.sessionsKept)
         #expect(try await sessions.authenticate(token: tokens.last!)?.id == f.alice.id)
         #expect(try await sessions.authenticate(token: tokens.first!) == nil)
     }
 
-    @Test func expiredTokensAreSweptThroughAnIndexOnTheirExpiry() async throws {
+    @Test(arguments: ["auth_tokens", "sessions"])
+    func expiredTokensAndSessionsAreSweptThroughAnIndexOnTheirExpiry(_ table: String) async throws {
         let f = try await Fixture.make()
         let plan = try await f.database.read { (db: Database) in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN DELETE FROM auth_tokens WHERE expires_at < ?", arguments: ["2026-01-01T00:00:00Z"])
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN DELETE FROM \(table) WHERE expires_at < ?", arguments: ["2026-01-01T00:00:00Z"])
                 .map { $0["detail"] as String? ?? "" }
         }
         #expect(plan.contains { $0.contains("USING") && $0.contains("expires") }, "\(plan)")
+    }
+
+    /// Ending a session deletes its access tokens through the foreign key: that needs an index on it too.
+    @Test func aSessionsAccessTokensAreFoundThroughAnIndex() async throws {
+        let f = try await Fixture.make()
+        let plan = try await f.database.read { (db: Database) in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT token_hash FROM auth_tokens WHERE session_id = ?", arguments: [1])
+                .map { $0["detail"] as String? ?? "" }
+        }
+        #expect(plan.contains { $0.contains("auth_tokens_session") }, "\(plan)")
     }
 }

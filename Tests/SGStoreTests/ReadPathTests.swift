@@ -162,7 +162,7 @@ import SGTestSupport
             let cache = try #require(try connection.validatedCache())
             cache[CachedTokens.self].removeAll()
             for index in 0..<CachedTokens.maximumTokens {
-                cache[CachedTokens.self][Data("sg_filler\(index)".utf8)] = (f.alice, Date.distantFuture)
+                cache[CachedTokens.self][Data("sg_filler\(index)".utf8)] = (AuthenticatedSession(employee: f.alice, sessionID: 0), Date.distantFuture)
             }
         }
         // A full cache still answers, from the database.

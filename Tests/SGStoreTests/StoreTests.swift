@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SGMigrations
 import SGCore
 import SGTestSupport
 @testable import SGStore
@@ -85,6 +86,48 @@ import SGTestSupport
         #expect(try await sessions.authenticate(token: issued.token) != nil)
         try await sessions.logout(token: issued.token)
         #expect(try await sessions.authenticate(token: issued.token) == nil)
+    }
+
+    /// Tokens issued before sessions existed keep working after the upgrade, each as a session of its own that
+    /// ends with its token and can be ended like any other.
+    @Test func tokensFromBeforeSessionsBecomeSessions() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let (token, digest) = SessionService.makeToken()
+        let (other, otherDigest) = SessionService.makeToken()
+        do {
+            let queue = try DatabaseQueue(path: path.path)
+            var migrator = DatabaseMigrator()
+            for migration in SchemaMigrations.all.prefix(while: { $0.identifier < "0017" }) {
+                migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
+            }
+            try migrator.migrate(queue)
+            try await queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO employees (id, username, name, surname, email, password_hash, created_at) VALUES
+                        (7, 'alice', 'Alice', 'Example', 'alice@example.com', NULL, '2025-01-01T00:00:00.000Z')
+                    """)
+                for (digest, created) in [(digest, "2026-03-02T10:00:00.000Z"), (otherDigest, "2026-03-02T11:00:00.000Z")] {
+                    try db.execute(
+                        sql: "INSERT INTO auth_tokens (token_hash, employee_id, created_at, expires_at) VALUES (?, 7, ?, '2026-03-02T22:00:00.000Z')",
+                        arguments: [digest, created])
+                }
+            }
+            try queue.close()
+        }
+        let database = try AppDatabase.open(path: path.path)
+        let clock = FixedClock(today: Fixture.today)
+        let sessions = database.sessions(directory: LocalAccountDirectory(accounts: database.accountStore, cost: 4), clock: clock)
+        let found = try #require(try await sessions.session(accessToken: token))
+        #expect(found.employee.username == "alice")
+        let listed = try await sessions.sessions(employeeID: 7)
+        #expect(listed.map(\.expiresAt) == Array(repeating: Timestamp.parse("2026-03-02T22:00:00.000Z")!, count: 2))
+        #expect(listed.map(\.createdAt) == [Timestamp.parse("2026-03-02T11:00:00.000Z")!, Timestamp.parse("2026-03-02T10:00:00.000Z")!])
+        try await sessions.endSession(id: listed[0].id, employeeID: 7, current: found.sessionID)
+        #expect(try await sessions.authenticate(token: other) == nil)
+        #expect(try await sessions.authenticate(token: token)?.username == "alice")
+        clock.set(Timestamp.parse("2026-03-02T22:00:01.000Z")!)
+        #expect(try await sessions.authenticate(token: token) == nil)
     }
 
     @Test func deactivatedEmployeesCannotLogInAndLoseTheirTokens() async throws {

@@ -16,8 +16,9 @@ start_demo_server() {
     port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     base="http://127.0.0.1:$port"
     echo "== sgserver on $base (database $work/demo.sqlite, demo company)"
+    # The checks log in once and keep their tokens (schemathesis for up to 15 minutes a run), without refreshing.
     "$sgserver" --host 127.0.0.1 --port "$port" --database "$work/demo.sqlite" --seed-demo --log-level error \
-        --writes-per-minute 1000000 >"$work/server.log" 2>&1 &
+        --writes-per-minute 1000000 --access-token-minutes 120 >"$work/server.log" 2>&1 &
     server_pid=$!
     for _ in $(seq 1 100); do
         curl -fsS "$base/v1/health" >/dev/null 2>&1 && break

@@ -43,16 +43,48 @@ extension DTO {
         let message: String
     }
 
+    /// What a login and a refresh answer: `token` is the access token.
     struct Token: Encodable {
         let token: String
         let tokenType = "Bearer"
         let expiresAt: String
+        let refreshToken: String
+        let refreshExpiresAt: String
+        let sessionId: Int64
         let employee: EmployeeBody
 
         init(_ issued: IssuedToken) {
             token = issued.token
             expiresAt = Timestamp.format(issued.expiresAt)
+            refreshToken = issued.refreshToken
+            refreshExpiresAt = Timestamp.format(issued.refreshExpiresAt)
+            sessionId = issued.sessionID
             employee = EmployeeBody(issued.employee)
         }
+    }
+
+    /// One of the caller's sessions; optional values present as null.
+    struct SessionBody: Encodable {
+        let id: Int64
+        let createdAt: String
+        let lastUsedAt: String
+        let expiresAt: String
+        @Nullable var userAgent: String?
+        @Nullable var deviceName: String?
+        let current: Bool
+
+        init(_ session: SessionSummary, current: Int64?) {
+            id = session.id
+            createdAt = Timestamp.format(session.createdAt)
+            lastUsedAt = Timestamp.format(session.lastUsedAt)
+            expiresAt = Timestamp.format(session.expiresAt)
+            userAgent = session.client.userAgent
+            deviceName = session.client.deviceName
+            self.current = session.id == current
+        }
+    }
+
+    struct Sessions: Encodable {
+        let items: [SessionBody]
     }
 }

@@ -2,13 +2,19 @@ import Foundation
 import Hummingbird
 import SGCore
 
-/// Logins and logouts, and password resets.
+/// Logins, refreshes and logouts, the caller's sessions, and password resets.
 struct AuthController {
     let services: Services
 
     struct LoginBody: Decodable {
         let username: String
         let password: String
+        /// How the client names the device, shown in the list of sessions.
+        let deviceName: String?
+    }
+
+    struct RefreshBody: Decodable {
+        let refreshToken: String
     }
 
     struct ResetRequestBody: Decodable {
@@ -26,13 +32,20 @@ struct AuthController {
             + "e-mail address. It works once, within \(Int(PasswordService.resetLifetime / 60)) minutes.")
 
     func addPublicRoutes(to router: Router<AppRequestContext>) {
-        /// Exchanges a username and password for a bearer token.
+        /// Exchanges a username and password for a new session: an access token and a refresh token.
         router.post("/v1/auth/login") { request, context in
             let body = try await JSON.decode(LoginBody.self, from: request, context: context)
             let issued = try await services.sessions.login(
                 username: body.username, password: body.password,
-                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
+                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies),
+                client: SessionClient(userAgent: request.headers[.userAgent], deviceName: body.deviceName))
             return try JSON.response(DTO.Token(issued))
+        }
+
+        /// Trades a refresh token, once, for a new access token and a new refresh token.
+        router.post("/v1/auth/refresh") { request, context in
+            let body = try await JSON.decode(RefreshBody.self, from: request, context: context)
+            return try JSON.response(DTO.Token(try await services.sessions.refresh(token: body.refreshToken)))
         }
 
         /// Asks for a reset link by e-mail. The same 202 whether or not the login names anyone.
@@ -55,9 +68,31 @@ struct AuthController {
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        /// Revokes the token used for this call.
+        /// Ends the session of the token used for this call.
         group.post("/auth/logout") { _, context in
             if let token = context.token { try await services.sessions.logout(token: token) }
+            return Response(status: .noContent)
+        }
+
+        /// The caller's sessions (logins on their devices), most recently used first.
+        group.get("/me/sessions") { _, context in
+            let employee = try context.requireEmployee()
+            let sessions = try await services.sessions.sessions(employeeID: employee.id)
+            return try JSON.response(DTO.Sessions(items: sessions.map { DTO.SessionBody($0, current: context.sessionID) }))
+        }
+
+        /// Logs the caller out everywhere else: every session but this one ends.
+        group.delete("/me/sessions") { _, context in
+            let employee = try context.requireEmployee()
+            try await services.sessions.endOtherSessions(employeeID: employee.id, current: context.sessionID)
+            return Response(status: .noContent)
+        }
+
+        /// Ends another of the caller's sessions.
+        group.delete("/me/sessions/:id") { _, context in
+            let employee = try context.requireEmployee()
+            let id = try context.parameters.id("id", what: "Session")
+            try await services.sessions.endSession(id: id, employeeID: employee.id, current: context.sessionID)
             return Response(status: .noContent)
         }
     }

@@ -61,7 +61,8 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// Deactivates an account: its history stays, its tokens are revoked, it cannot log in again.
+    /// Deactivates an account: its history stays, its sessions end (every token stops working at the next request),
+    /// it cannot log in again.
     public func deactivate(username: String) async throws -> Employee {
         let now = clock.now()
         return try await store.write { tx in
@@ -72,7 +73,7 @@ public struct AccountService: Sendable {
                 throw SGError.conflict("\(employee.username) is already deactivated.")
             }
             try tx.deactivate(employeeID: employee.id, at: now)
-            try tx.deleteTokens(employeeID: employee.id)
+            try tx.endSessions(employeeID: employee.id)
             return try Self.existing(tx, employee.id)
         }
     }

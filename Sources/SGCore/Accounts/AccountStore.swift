@@ -24,19 +24,28 @@ public protocol AccountWriting: AccountReading {
     /// Remembers where the directory keeps the account and what else it said (directory accounts only).
     func saveDirectoryRecord(employeeID: Int64, _ account: DirectoryAccount, at: Date) throws
     func deactivate(employeeID: Int64, at: Date) throws
-    /// Revokes every bearer token of the employee.
-    func deleteTokens(employeeID: Int64) throws
+    /// Ends every session of the employee, and with them their tokens.
+    func endSessions(employeeID: Int64) throws
 }
 
 public typealias AccountStore = TransactionalStore<any AccountReading, any AccountWriting>
 
-/// Bearer tokens, stored as digests. Every authenticated request asks `employee(tokenDigest:at:)`, so a store
-/// may keep what it found until anything commits a change to the database.
+/// Sessions and their tokens, stored as digests. Every authenticated request asks `session(accessDigest:at:)`, so a
+/// store may keep what it found until anything commits a change to the database.
 public protocol SessionStore: Sendable {
-    /// Stores a new token's digest; expired tokens are swept at the same time, and the employee's oldest beyond
-    /// the `keeping` newest are revoked, so the table stays small.
-    func saveToken(digest: Data, employeeID: Int64, at: Date, expiresAt: Date, keeping: Int) async throws
-    /// The active employee a token not expired at `now` belongs to.
-    func employee(tokenDigest: Data, at now: Date) async throws -> Employee?
-    func deleteToken(digest: Data) async throws
+    /// Starts a session with its first access and refresh tokens. Expired sessions and tokens are swept at the same
+    /// time, and the employee's oldest sessions beyond the `keeping` newest end, so the tables stay small.
+    func startSession(_ session: NewSession, keeping: Int) async throws -> Int64
+    /// The live access token's session and its active employee, at `now`.
+    func session(accessDigest: Data, at now: Date) async throws -> AuthenticatedSession?
+    /// Trades the session's live refresh token for `next`, in one transaction; see `RefreshOutcome`.
+    func refresh(_ refresh: RefreshClaim, to next: NextTokens) async throws -> RefreshOutcome
+    /// The employee's live sessions at `now`, most recently used first.
+    func sessions(employeeID: Int64, at now: Date) async throws -> [SessionSummary]
+    /// Ends one of the employee's sessions; false when they have no such session.
+    func endSession(id: Int64, employeeID: Int64) async throws -> Bool
+    /// Ends the session an access token belongs to.
+    func endSession(accessDigest: Data) async throws
+    /// Ends every session of the employee but `keeping`; returns how many ended.
+    func endSessions(employeeID: Int64, keeping: Int64?) async throws -> Int
 }

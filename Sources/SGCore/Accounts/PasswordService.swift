@@ -143,7 +143,7 @@ public struct PasswordService: Sendable {
                   try tx.account(employeeID: employeeID)?.canReset == true,
                   try tx.markResetTokenUsed(digest: digest, at: now) else { return false }
             try tx.setPasswordHash(employeeID: employeeID, hash)
-            try tx.deleteTokens(employeeID: employeeID, keeping: nil)
+            try tx.endSessions(employeeID: employeeID, keepingTokenDigest: nil)
             try tx.deleteUnusedResetTokens(employeeID: employeeID)
             return true
         }
@@ -186,7 +186,7 @@ public struct PasswordService: Sendable {
         let kept = token.map(Digests.tokenDigest)
         let replaced = try await store.write { tx -> Bool in
             guard try tx.replacePasswordHash(employeeID: employeeID, expected: stored, with: hash) else { return false }
-            try tx.deleteTokens(employeeID: employeeID, keeping: kept)
+            try tx.endSessions(employeeID: employeeID, keepingTokenDigest: kept)
             try tx.deleteUnusedResetTokens(employeeID: employeeID)
             return true
         }
@@ -211,7 +211,7 @@ public struct PasswordService: Sendable {
         let employeeID = account.employee.id
         try await store.write { tx in
             try tx.setPasswordHash(employeeID: employeeID, hash)
-            try tx.deleteTokens(employeeID: employeeID, keeping: nil)
+            try tx.endSessions(employeeID: employeeID, keepingTokenDigest: nil)
             try tx.deleteUnusedResetTokens(employeeID: employeeID)
         }
         return account.employee

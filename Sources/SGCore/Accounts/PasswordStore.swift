@@ -57,8 +57,9 @@ public protocol PasswordWriting: PasswordReading, OutboxWriting, AudienceReading
     func deleteUnusedResetTokens(employeeID: Int64) throws
     /// Deletes reset tokens that expired before `date`, used or not, so the table stays small.
     func deleteResetTokens(expiredBefore date: Date) throws
-    /// Revokes the employee's bearer tokens, except the one stored under `keeping` (the caller's own).
-    func deleteTokens(employeeID: Int64, keeping: Data?) throws
+    /// Ends the employee's sessions, except the one the access token stored under `keepingTokenDigest` belongs to
+    /// (the caller's own).
+    func endSessions(employeeID: Int64, keepingTokenDigest: Data?) throws
     /// Runs `body` in a savepoint, then keeps what it wrote or, with `undo`, takes it back and leaves the rest of
     /// the transaction as it was.
     func savepoint(undo: Bool, _ body: () throws -> Void) throws

@@ -34,13 +34,13 @@ public struct CoreServices: Sendable {
         self.absences = absences
     }
 
-    /// Logins and tokens checked by `directory`, over the same accounts.
+    /// Logins checked by `directory` and sessions, over the same accounts.
     public func sessions(
-        store: any SessionStore, directory: any EmployeeDirectory, tokenLifetime: TimeInterval = 12 * 3600,
+        store: any SessionStore, directory: any EmployeeDirectory, lifetimes: SessionLifetimes = SessionLifetimes(),
         throttle: LoginThrottle? = nil, checks: PasswordCheckLimit? = nil
     ) -> SessionService {
         SessionService(
-            store: store, accounts: accounts, directory: directory, tokenLifetime: tokenLifetime, clock: holidays.clock,
-            throttle: throttle, checks: checks)
+            store: store, accounts: accounts, directory: directory, accessLifetime: lifetimes.access,
+            refreshLifetime: lifetimes.refresh, clock: holidays.clock, throttle: throttle, checks: checks)
     }
 }

@@ -17,10 +17,10 @@ public enum Digests {
         return (token, tokenDigest(token))
     }
 
-    /// Whether `token` can be one `newToken(prefix:)` made: `prefix` and 43 base64url characters. Anything else is
-    /// refused without a lookup.
-    public static func isTokenShaped(_ token: String, prefix: String) -> Bool {
-        token.hasPrefix(prefix) && token.utf8.count == prefix.utf8.count + 43
+    /// Whether `token` can be one `newToken(prefix:)` made: `prefix` and 43 base64url characters (or `length`).
+    /// Anything else is refused without a lookup.
+    public static func isTokenShaped(_ token: String, prefix: String, length: Int = 43) -> Bool {
+        token.hasPrefix(prefix) && token.utf8.count == prefix.utf8.count + length
             && token.utf8.dropFirst(prefix.utf8.count).allSatisfy(base64URLAlphabet.contains)
     }
 

@@ -138,7 +138,7 @@ struct SQLAccounts: AccountWriting {
         }
     }
 
-    func deleteTokens(employeeID: Int64) throws {
-        try connection.execute("DELETE FROM auth_tokens WHERE employee_id = ?") { statement in statement.bind(1, employeeID) }
+    func endSessions(employeeID: Int64) throws {
+        try connection.execute("DELETE FROM sessions WHERE employee_id = ?") { statement in statement.bind(1, employeeID) }
     }
 }

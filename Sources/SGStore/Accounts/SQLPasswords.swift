@@ -113,14 +113,13 @@ struct SQLPasswords: PasswordWriting, SQLOutboxUser {
         }
     }
 
-    func deleteTokens(employeeID: Int64, keeping kept: Data?) throws {
-        guard let kept else {
-            try connection.execute("DELETE FROM auth_tokens WHERE employee_id = ?") { statement in statement.bind(1, employeeID) }
-            return
-        }
-        try connection.execute("DELETE FROM auth_tokens WHERE employee_id = ? AND token_hash <> ?") { statement in
+    func endSessions(employeeID: Int64, keepingTokenDigest kept: Data?) throws {
+        // A NULL from the subquery (no token kept, or an unknown one) keeps nothing.
+        try connection.execute(
+            "DELETE FROM sessions WHERE employee_id = ? AND id IS NOT (SELECT session_id FROM auth_tokens WHERE token_hash = ?)"
+        ) { statement in
             statement.bind(1, employeeID)
-            statement.bind(2, blob: kept)
+            if let kept { statement.bind(2, blob: kept) }
         }
     }
 
