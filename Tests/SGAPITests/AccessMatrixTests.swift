@@ -68,6 +68,7 @@ import SGTestSupport
         Row(.get, "/v1/company",                                                    401, 200, 200, 200, 401),
         Row(.put, "/v1/company", body: Body.company,                                401, 403, 403, 200, 401),
         Row(.get, "/v1/company/feed",                                               401, 200, 200, 200, 401),
+        Row(.get, "/v1/home",                                                       401, 200, 200, 200, 401),
         Row(.get, "/v1/webhooks",                                                   401, 403, 403, 200, 401),
         Row(.post, "/v1/webhooks", body: Body.webhook,                              401, 403, 403, 201, 401),
         Row(.get, "/v1/webhooks/{webhook}",                                         401, 403, 403, 200, 401),
