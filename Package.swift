@@ -51,6 +51,7 @@ let package = Package(
                 .embedInCode("0013_calendar_feeds.sql"),
                 .embedInCode("0014_approved_requests_by_start.sql"),
                 .embedInCode("0015_token_expiry.sql"),
+                .embedInCode("0016_company_feeds.sql"),
                 .embedInCode("0017_sessions.sql"),
             ],
             swiftSettings: strict
@@ -185,7 +186,8 @@ let package = Package(
         .testTarget(
             name: "SGAPITests",
             dependencies: [
-                "SGAPI", "SGCore", "SGStore", "SGTestSupport",
+                // SGDelivery: the company feeds' refresher, against feeds served by scripts/delivery/feed_server.py.
+                "SGAPI", "SGCore", "SGDelivery", "SGStore", "SGTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

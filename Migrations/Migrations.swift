@@ -35,6 +35,7 @@ public enum SchemaMigrations {
             identifier: "0014_approved_requests_by_start",
             sql: String(decoding: PackageResources._014_approved_requests_by_start_sql, as: UTF8.self)),
         Migration(identifier: "0015_token_expiry", sql: String(decoding: PackageResources._015_token_expiry_sql, as: UTF8.self)),
+        Migration(identifier: "0016_company_feeds", sql: String(decoding: PackageResources._016_company_feeds_sql, as: UTF8.self)),
         Migration(identifier: "0017_sessions", sql: String(decoding: PackageResources._017_sessions_sql, as: UTF8.self)),
     ]
 }

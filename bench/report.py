@@ -67,6 +67,7 @@ scenarios = [
     ("writes_paced", f"4p write mix, paced ({ARGS.paced_delay} ms pause per connection)"),
     ("sgadmin_load", "5 load beside sgadmin (scenario 2's requests)"),
     ("absences", f"7 team: GET /v1/absences, June {ARGS.busiest_year}, a page of 50"),
+    ("home", "8 home: GET /v1/home, a random employee"),
 ]
 results = {key: read_json(os.path.join(ARGS.dir, key + ".json")) for key, _ in scenarios}
 baseline_rps = results["baseline"]["rps"]

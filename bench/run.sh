@@ -103,6 +103,8 @@ absence_month="$busiest_year-06"
 say "7 team: GET /v1/absences for $absence_month, a random page of 50 employees"
 run_wrk absences absences.lua "/v1/absences" "$seconds" \
     BENCH_ABSENCE_FROM="$absence_month-01" BENCH_ABSENCE_TO="$absence_month-30"
+say "8 home: GET /v1/home as a random employee"
+run_wrk home home.lua "/v1/home" "$seconds"
 
 # 5: sgadmin beside a server kept busy with scenario 2's load.
 say "5 sgadmin under load (pending, approve, export --year $busiest_year)"

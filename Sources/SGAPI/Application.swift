@@ -60,6 +60,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     HolidayCalendarsController(services: services).addRoutes(to: authenticated)
     AbsencesController(services: services).addRoutes(to: authenticated)
     ReportsController(services: services).addRoutes(to: authenticated)
+    HomeController(services: services).addRoutes(to: authenticated)
 
     // Last, after every route: it only wraps the not-found responder.
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))

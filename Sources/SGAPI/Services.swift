@@ -14,6 +14,8 @@ public struct Services: Sendable {
     public let trustedProxies: Set<String>
     /// `GET /v1/me/holidays` bodies as sent, until the next commit or the end of the company's day.
     let yearViews: CommitScopedCache<RenderedYearView.Key, RenderedYearView>
+    /// The company's news feeds, as the background refresher last kept them.
+    public let feeds: CompanyFeedService
     /// Each employee's budget of changes; nil: unbounded.
     public let writeLimit: WriteRateLimit?
     /// For the health route and the write-ahead log's checkpoints; handlers use the services.
@@ -34,6 +36,7 @@ public struct Services: Sendable {
             by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle, checks: passwordChecks)
         self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })
         yearViews = database.makeCache(of: RenderedYearView.self, by: RenderedYearView.Key.self)
+        feeds = CompanyFeedService(store: database.companyFeedStore, clock: clock)
     }
 
     var holidays: HolidayService { core.holidays }

@@ -94,14 +94,14 @@ struct CompanyCommand: AsyncParsableCommand {
                 printOut(Output(
                     columns: [
                         "name", "address", "phone", "email", "website", "working_week", "default_allowance", "time_zone",
-                        "carry_over_cap", "carry_over_expiry",
+                        "carry_over_cap", "carry_over_expiry", "feeds",
                     ],
                     rows: [[
                         .text(company.settings.name), .text(company.contact.address ?? ""), .text(company.contact.phone ?? ""),
                         .text(company.contact.email ?? ""), .text(company.contact.website ?? ""),
                         .text(company.settings.workingWeek.code), .number(company.settings.defaultAllowance),
                         .text(company.settings.timeZoneIdentifier), .days(company.settings.carryOver.cap),
-                        .text(company.settings.carryOver.expiryCode),
+                        .text(company.settings.carryOver.expiryCode), .text(company.feeds.joined(separator: " ")),
                     ]]
                 ).render(format))
             }
@@ -112,7 +112,7 @@ struct CompanyCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change some of the company's details and settings, all at once or none.",
-            discussion: "An empty value clears the address, phone, e-mail or website.")
+            discussion: "An empty value clears the address, phone, e-mail or website. --feed replaces the news feeds with those given, in order.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The company's name.") var name: String?
         @Option(help: "Postal address.") var address: String?
@@ -124,6 +124,8 @@ struct CompanyCommand: AsyncParsableCommand {
         @Option(help: "Time zone for \"today\", e.g. Europe/Madrid.") var timeZone: String?
         @Option(help: "Unused days that carry into the next year, at most (0.5 steps; 0: none).") var carryOverCap: String?
         @Option(help: "The day carried days expire after, as MM-DD, e.g. 03-31.") var carryOverExpiry: String?
+        @Option(name: .customLong("feed"), help: "A news feed (RSS or Atom) for the main screen, http(s)://…; repeat for several.") var feeds: [String] = []
+        @Flag(help: "Remove every news feed.") var noFeeds = false
 
         func run() async throws {
             try await running {
@@ -148,6 +150,12 @@ struct CompanyCommand: AsyncParsableCommand {
                     patch.carryOverCap = cap
                 }
                 patch.carryOverExpiry = carryOverExpiry
+                if noFeeds {
+                    guard feeds.isEmpty else { throw SGError.invalid(field: "--no-feeds", message: "give either --feed or --no-feeds, not both") }
+                    patch.feeds = []
+                } else if !feeds.isEmpty {
+                    patch.feeds = try CompanyRules.feeds(feeds, field: "--feed")
+                }
                 guard patch != CompanyPatch() else {
                     throw SGError.invalid(field: "options", message: "nothing to change: give at least one option (see --help)")
                 }
@@ -155,7 +163,8 @@ struct CompanyCommand: AsyncParsableCommand {
                 let company = try await services.company.updateCompany(patch, by: try await global.actor(services))
                 printOut("Company updated: \(company.settings.name), working week \(company.settings.workingWeek), "
                     + "default allowance \(company.settings.defaultAllowance), time zone \(company.settings.timeZoneIdentifier), "
-                    + "carry-over up to \(company.settings.carryOver.cap) days until \(company.settings.carryOver.expiryCode).\n")
+                    + "carry-over up to \(company.settings.carryOver.cap) days until \(company.settings.carryOver.expiryCode)"
+                    + (patch.feeds == nil ? "" : ", \(company.feeds.count) news feed\(company.feeds.count == 1 ? "" : "s")") + ".\n")
             }
         }
     }

@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
 
-/// One transfer for a `CurlLane`: an SMTP submission or an HTTP POST, with its limits.
+/// One transfer for a `CurlLane`: an SMTP submission, an HTTP POST or GET, with its limits.
 struct CurlRequest: Sendable {
     enum Kind: Sendable {
         /// Submits `body` (the whole message, CRLF lines) from `from` to `recipients`. `requireTLS` demands
@@ -9,6 +9,8 @@ struct CurlRequest: Sendable {
         case smtp(from: String, recipients: [String], requireTLS: Bool, username: String?, password: String?)
         /// POSTs `body` with these header lines ("Name: value").
         case httpPost(headers: [String])
+        /// GETs the URL with these header lines, following at most `redirects` redirects (within `protocols`).
+        case httpGet(headers: [String], redirects: Int)
     }
 
     var url: String
@@ -23,6 +25,8 @@ struct CurlRequest: Sendable {
     var timeout: TimeInterval
     /// How much of the response body to keep.
     var responseLimit: Int = 16 * 1024
+    /// Whether a body beyond `responseLimit` ends the transfer (CURLE_WRITE_ERROR, `tooLarge`) rather than being cut.
+    var abortBeyondLimit = false
 }
 
 /// What came back from a transfer.
@@ -37,6 +41,10 @@ struct CurlResponse: Sendable {
     var body: [UInt8] = []
     /// The final HTTP response's Retry-After header, if any.
     var retryAfter: String?
+    /// The final HTTP response's headers, by lowercased name (the last of a repeated one).
+    var headers: [String: String] = [:]
+    /// The body went past the request's limit and the transfer was ended.
+    var tooLarge = false
     /// The last header lines: for SMTP, the server's replies (libcurl hands them to the header callback), e.g.
     /// "550 5.1.1 <x@example.com>: Recipient address rejected" and then, when it closes, "221 Bye".
     var replies: [String] = []
@@ -107,7 +115,7 @@ public final class CurlLane: @unchecked Sendable {
         // Nothing of this transfer (buffers, callbacks) may outlive it in the handle, so the next one finds it as new.
         defer { curl_easy_reset(handle) }
 
-        let transfer = Transfer(upload: request.body, responseLimit: request.responseLimit)
+        let transfer = Transfer(upload: request.body, responseLimit: request.responseLimit, abortBeyondLimit: request.abortBeyondLimit)
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         var lists: [UnsafeMutablePointer<curl_slist>?] = []
         defer { lists.forEach { curl_slist_free_all($0) } }
@@ -148,8 +156,8 @@ public final class CurlLane: @unchecked Sendable {
             check(sg_curl_set_pointer(handle, CURLOPT_READDATA, context))
             check(sg_curl_set_callback(handle, CURLOPT_WRITEFUNCTION) { buffer, size, count, context in
                 guard let context else { return 0 }
-                Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().received(buffer, size * count)
-                return size * count
+                // Fewer bytes than handed over ends the transfer.
+                return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().received(buffer, size * count) ? size * count : 0
             })
             check(sg_curl_set_pointer(handle, CURLOPT_WRITEDATA, context))
             check(sg_curl_set_callback(handle, CURLOPT_HEADERFUNCTION) { buffer, size, count, context in
@@ -173,6 +181,13 @@ public final class CurlLane: @unchecked Sendable {
                 set(CURLOPT_POSTFIELDSIZE, request.body.count)
                 // "Expect:" with no value: no 100-continue round trip before the body.
                 check(sg_curl_set_list(handle, CURLOPT_HTTPHEADER, list(headers + ["Expect:"])))
+            case .httpGet(let headers, let redirects):
+                set(CURLOPT_HTTPGET, 1)
+                set(CURLOPT_FOLLOWLOCATION, redirects > 0 ? 1 : 0)
+                set(CURLOPT_MAXREDIRS, redirects)
+                // Any encoding libcurl decodes; the limit counts the decoded bytes, so a small bomb is cut too.
+                set(CURLOPT_ACCEPT_ENCODING, "")
+                check(sg_curl_set_list(handle, CURLOPT_HTTPHEADER, list(headers)))
             }
             guard setup == CURLE_OK else { return setup }
             return curl_easy_perform(handle)
@@ -184,7 +199,7 @@ public final class CurlLane: @unchecked Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return CurlResponse(
             code: code.rawValue, error: error, responseCode: responseCode, body: transfer.body,
-            retryAfter: transfer.retryAfter, replies: transfer.lines)
+            retryAfter: transfer.headers["retry-after"], headers: transfer.headers, tooLarge: transfer.tooLarge, replies: transfer.lines)
     }
 }
 
@@ -193,14 +208,17 @@ private final class Transfer {
     private let upload: [UInt8]
     private var offset = 0
     private let responseLimit: Int
+    private let abortBeyondLimit: Bool
     private(set) var body: [UInt8] = []
-    private(set) var retryAfter: String?
+    private(set) var headers: [String: String] = [:]
+    private(set) var tooLarge = false
     /// The last few header lines, trimmed.
     private(set) var lines: [String] = []
 
-    init(upload: [UInt8], responseLimit: Int) {
+    init(upload: [UInt8], responseLimit: Int, abortBeyondLimit: Bool) {
         self.upload = upload
         self.responseLimit = responseLimit
+        self.abortBeyondLimit = abortBeyondLimit
     }
 
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
@@ -213,10 +231,16 @@ private final class Transfer {
         return count
     }
 
-    func received(_ buffer: UnsafeMutablePointer<CChar>?, _ count: Int) {
-        guard let buffer, body.count < responseLimit else { return }
+    /// Keeps up to the limit; false when the body goes past it and the transfer is to end.
+    func received(_ buffer: UnsafeMutablePointer<CChar>?, _ count: Int) -> Bool {
+        if abortBeyondLimit, body.count + count > responseLimit {
+            tooLarge = true
+            return false
+        }
+        guard let buffer, body.count < responseLimit else { return true }
         let kept = min(count, responseLimit - body.count)
         body.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: kept))
+        return true
     }
 
     /// One header line; a status line starts a new response (after a 100 Continue, say), whose headers count.
@@ -229,12 +253,11 @@ private final class Transfer {
             lines.append(String(trimmed.prefix(500)))
         }
         if line.hasPrefix("HTTP/") {
-            retryAfter = nil
+            headers = [:]
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        if line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "retry-after" {
-            retryAfter = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        guard let colon = line.firstIndex(of: ":"), headers.count < 64 else { return }
+        headers[line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()] =
+            String(line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines).prefix(1000))
     }
 }

@@ -391,6 +391,10 @@ extension AppDatabase {
         SQLStore<any AbsenceReading, any AbsenceWriting>(database: self, reading: SQLAbsences.init, writing: SQLAbsences.init)
     }
 
+    public var companyFeedStore: any CompanyFeedStore {
+        SQLStore<any CompanyFeedReading, any CompanyFeedWriting>(database: self, reading: SQLCompanyFeeds.init, writing: SQLCompanyFeeds.init)
+    }
+
     /// The core's services over this database, as both binaries use them.
     public func services(clock: any NowProvider = SystemClock(), retryPolicy: RetryPolicy = RetryPolicy()) -> CoreServices {
         let people = PeopleService(store: peopleStore, clock: clock)

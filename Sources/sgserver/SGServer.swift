@@ -138,6 +138,11 @@ struct SGServer: AsyncParsableCommand {
                 passwordChecks: PasswordCheckLimit(limits: settings.loginChecks),
                 writeLimit: WriteRateLimit(perMinute: settings.writesPerMinute))
             let worker = try await deliveryWorker(settings.delivery, database: database, logger: logger)
+            var feedLogger = Logger(label: "sgserver.feeds")
+            feedLogger.logLevel = settings.logLevel
+            let feeds = CompanyFeedRefresher(
+                feeds: services.feeds, fetcher: FeedFetcher(configuration: FeedFetchConfiguration(caFile: settings.delivery.webhooks.caFile)),
+                logger: feedLogger)
             let app = buildApplication(
                 configuration: ServerConfiguration(
                     host: settings.host, port: settings.port, limits: connectionLimits(settings, logger: logger)),
@@ -146,7 +151,7 @@ struct SGServer: AsyncParsableCommand {
             // A group stops its services in reverse order: the server stops taking requests first, then the worker
             // finishes the sends under way.
             let group = ServiceGroup(configuration: .init(
-                services: [worker, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: [worker, feeds, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
         } catch let error as SGError {
             FileHandle.standardError.write(Data("sgserver: \(error.message)\n".utf8))

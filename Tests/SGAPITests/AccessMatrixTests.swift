@@ -75,6 +75,8 @@ import SGTestSupport
         Row(.delete, "/v1/notices/{personalNotice}/read",                           401, 200, 404, 404, 401),
         Row(.get, "/v1/company",                                                    401, 200, 200, 200, 401),
         Row(.put, "/v1/company", body: Body.company,                                401, 403, 403, 200, 401),
+        Row(.get, "/v1/company/feed",                                               401, 200, 200, 200, 401),
+        Row(.get, "/v1/home",                                                       401, 200, 200, 200, 401),
         Row(.get, "/v1/webhooks",                                                   401, 403, 403, 200, 401),
         Row(.post, "/v1/webhooks", body: Body.webhook,                              401, 403, 403, 201, 401),
         Row(.get, "/v1/webhooks/{webhook}",                                         401, 403, 403, 200, 401),

@@ -193,13 +193,11 @@ import SGTestSupport
 
 /// scripts/ical_check.py, run with the repository's .venv (scripts/venv.sh installs the pinned icalendar package).
 enum ICalendarParser {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let python = repository.appendingPathComponent(".venv/bin/python").path
-    static let script = repository.appendingPathComponent("scripts/ical_check.py").path
-    static let isAvailable = FileManager.default.isExecutableFile(atPath: python)
+    static let python = Venv.python
+    static let script = Venv.repository.appendingPathComponent("scripts/ical_check.py").path
+    static var isAvailable: Bool { Venv.isAvailable }
     /// Under CI a missing venv fails the test instead of skipping it.
-    static var shouldRun: Bool { isAvailable || ProcessInfo.processInfo.environment["CI"] == "true" }
+    static var shouldRun: Bool { Venv.shouldRun }
 
     struct Parsed: Decodable {
         struct Event: Decodable {

@@ -82,8 +82,8 @@ import SGTestSupport
             + "carry-over up to 5 days until 03-31.\n")
         let show = try cli.run(["company", "show", "--format", "csv"])
         // A leading '+' gets a quote mark in CSV, as in every export, so a spreadsheet does not read a formula.
-        #expect(show.stdout == "name,address,phone,email,website,working_week,default_allowance,time_zone,carry_over_cap,carry_over_expiry\r\n"
-                + "Acme S.L.,\"Calle Mayor 1, Madrid\",'+34 910 000 000,hello@acme.example,https://acme.example,1234,25,Europe/Madrid,5,03-31\r\n")
+        #expect(show.stdout == "name,address,phone,email,website,working_week,default_allowance,time_zone,carry_over_cap,carry_over_expiry,feeds\r\n"
+                + "Acme S.L.,\"Calle Mayor 1, Madrid\",'+34 910 000 000,hello@acme.example,https://acme.example,1234,25,Europe/Madrid,5,03-31,\r\n")
 
         // One bad option: nothing changes, and the message names it.
         for (arguments, says) in [
@@ -93,12 +93,24 @@ import SGTestSupport
             (["--name", "Other", "--time-zone", "Nowhere/Land"], "timeZone"),
             ([], "nothing to change"),
             (["--name", "Other", "--as", "bob"], "not an active admin"),
+            (["--name", "Other", "--feed", "ftp://acme.example/feed.rss"], "--feed"),
+            (["--name", "Other", "--feed", "https://acme.example/a.rss", "--feed", "https://acme.example/a.rss"], "given twice"),
+            (["--name", "Other", "--feed", "https://acme.example/a.rss", "--no-feeds"], "not both"),
         ] {
             let result = try cli.run(["company", "set"] + arguments)
             #expect(result.status == 1 && result.stderr.contains(says), "\(arguments): \(result.stderr)")
         }
         let company = try await f.services.company.company()
         #expect(company.settings.name == "Acme S.L." && company.settings.defaultAllowance == 25 && company.contact.website == "https://acme.example")
+
+        // Feeds: the list given replaces them, in order; --no-feeds removes them.
+        let feeds = try cli.run(["company", "set", "--feed", "https://blog.acme.example/feed.xml", "--feed", "https://social.example/@acme.rss"])
+        #expect(feeds.status == 0 && feeds.stdout.hasSuffix(", 2 news feeds.\n"), "\(feeds.stderr)")
+        #expect(try await f.services.company.company().feeds == ["https://blog.acme.example/feed.xml", "https://social.example/@acme.rss"])
+        #expect(try cli.run(["company", "show", "--format", "csv"]).stdout.hasSuffix(
+            ",https://blog.acme.example/feed.xml https://social.example/@acme.rss\r\n"))
+        #expect(try cli.run(["company", "set", "--no-feeds"]).status == 0)
+        #expect(try await f.services.company.company().feeds == [])
 
         // An empty value clears an optional detail.
         #expect(try cli.run(["company", "set", "--website", ""]).status == 0)

@@ -15,23 +15,17 @@ import Darwin
 /// The Python side of the tests: aiosmtpd and the webhook receiver of scripts/delivery, run with the interpreter of
 /// the repository's .venv (scripts/venv.sh makes it; scripts/test.sh runs that first).
 enum Harness {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let python = repository.appendingPathComponent(".venv/bin/python").path
+    static let repository = Venv.repository
+    static let python = Venv.python
     static let smtpScript = repository.appendingPathComponent("scripts/delivery/smtp_server.py").path
     static let receiverScript = repository.appendingPathComponent("scripts/delivery/webhook_receiver.py").path
 
-    /// Under CI a missing venv fails the tests instead of skipping them.
-    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
-    static let isAvailable = FileManager.default.isExecutableFile(atPath: python)
+    static var isCI: Bool { Venv.isCI }
+    static var isAvailable: Bool { Venv.isAvailable }
     /// The suites that need the servers run when they can, and under CI always (to fail when they cannot).
-    static var shouldRun: Bool { isAvailable || isCI }
+    static var shouldRun: Bool { Venv.shouldRun }
 
-    static func checkAvailable() throws {
-        guard isAvailable else {
-            throw TestSetupError("\(python) is missing: run scripts/venv.sh (it installs the pinned aiosmtpd into .venv/)")
-        }
-    }
+    static func checkAvailable() throws { try Venv.checkAvailable() }
 
     /// A self-signed certificate for 127.0.0.1 and localhost (valid two days, made again after one): the test SMTP
     /// server's, and the CA file its clients trust. Kept in one temporary folder for every test run.
@@ -66,19 +60,10 @@ enum Harness {
         }
     }()
 
-    static func temporaryFolder(_ prefix: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    static func temporaryFolder(_ prefix: String) throws -> URL { try Venv.temporaryFolder(prefix) }
 
     /// JSON lines of `file` as objects (none when the file is missing).
-    static func jsonLines(_ file: URL) -> [[String: Any]] {
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap {
-            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
-        }
-    }
+    static func jsonLines(_ file: URL) -> [[String: Any]] { Venv.jsonLines(file) }
 }
 
 /// aiosmtpd on 127.0.0.1 (scripts/delivery/smtp_server.py): STARTTLS (or implicit TLS) with the test certificate,

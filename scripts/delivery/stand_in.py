@@ -1,4 +1,4 @@
-"""What the stand-in services of the delivery tests share: a JSON-lines log and running until signalled."""
+"""What the stand-in services of the tests share: a JSON-lines log, PATH=BEHAVIOUR routes, running until signalled."""
 
 import json
 import signal
@@ -26,3 +26,15 @@ def serve_until_signalled(port, stop_serving):
     while not stop.wait(0.2):
         pass
     stop_serving()
+
+
+def routes(items):
+    """--route PATH=BEHAVIOUR items as a dictionary."""
+    return dict(item.partition("=")[::2] for item in items)
+
+
+def serve_http_until_signalled(server, port):
+    """Serves an http.server ThreadingHTTPServer (a thread per connection) until SIGTERM or SIGINT."""
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    serve_until_signalled(port, server.shutdown)

@@ -32,7 +32,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from stand_in import JSONLines, serve_until_signalled
+from stand_in import JSONLines, routes, serve_http_until_signalled
 
 
 def signing_key(secret):
@@ -132,18 +132,10 @@ def main():
     parser.add_argument("--log", required=True, help="JSON lines, one per request")
     parser.add_argument("--route", action="append", default=[], help="PATH=BEHAVIOUR")
     options = parser.parse_args()
-    routes = {}
-    for item in options.route:
-        path, _, behaviour = item.partition("=")
-        routes[path] = behaviour
-
     server = ThreadingHTTPServer(("127.0.0.1", options.port), Receiver)
-    server.daemon_threads = True
-    server.state = State(signing_key(options.secret), routes, options.log)
+    server.state = State(signing_key(options.secret), routes(options.route), options.log)
     open(options.log, "a").close()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    serve_until_signalled(options.port, server.shutdown)
+    serve_http_until_signalled(server, options.port)
     return 0
 
 

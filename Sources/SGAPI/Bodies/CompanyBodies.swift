@@ -18,6 +18,8 @@ extension DTO {
         let carryOverCap: Double
         /// The day ("MM-DD") of the next year after which carried days expire.
         let carryOverExpiry: String
+        /// RSS or Atom addresses whose newest items the main screen shows.
+        let feeds: [String]
 
         init(_ company: Company) {
             name = company.settings.name
@@ -30,6 +32,28 @@ extension DTO {
             timeZone = company.settings.timeZoneIdentifier
             carryOverCap = company.settings.carryOver.cap.days
             carryOverExpiry = company.settings.carryOver.expiryCode
+            feeds = company.feeds
+        }
+    }
+
+    struct CompanyFeedBody: Encodable {
+        let items: [FeedItemBody]
+    }
+
+    /// A news item in plain text; `link` is http(s) or null, `published` null when the feed gave no date.
+    struct FeedItemBody: Encodable {
+        let title: String
+        @Nullable var link: String?
+        @Nullable var published: String?
+        let summary: String
+        let source: String
+
+        init(_ item: FeedItem) {
+            title = item.title
+            link = item.link
+            published = item.published.map(Timestamp.format)
+            summary = item.summary
+            source = item.source
         }
     }
 

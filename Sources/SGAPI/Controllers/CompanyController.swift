@@ -7,8 +7,8 @@ struct CompanyController {
     let services: Services
 
     /// PUT /v1/company replaces the company: `name`, `workingWeek` and `defaultAllowance` are required; an
-    /// absent or null address, phone, email or website is cleared; `timeZone`, `carryOverCap` and `carryOverExpiry`
-    /// are kept when absent.
+    /// absent or null address, phone, email or website is cleared; `timeZone`, `carryOverCap`, `carryOverExpiry`
+    /// and `feeds` are kept when absent.
     struct PutBody: Decodable {
         var patch = CompanyPatch()
 
@@ -16,7 +16,7 @@ struct CompanyController {
             let container = try decoder.container(keyedBy: AnyKey.self)
             try container.onlyKeys(
                 ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone", "carryOverCap",
-                 "carryOverExpiry"],
+                 "carryOverExpiry", "feeds"],
                 what: "a company field")
             patch.name = try container.decode(String.self, forKey: AnyKey("name"))
             for (name, keyPath) in [
@@ -38,6 +38,7 @@ struct CompanyController {
                 patch.carryOverCap = days
             }
             patch.carryOverExpiry = try container.optional(String.self, "carryOverExpiry")
+            patch.feeds = try container.optional([String].self, "feeds")
         }
     }
 
@@ -68,6 +69,13 @@ struct CompanyController {
             let admin = try context.requireAdmin()
             let body = try await JSON.decode(PutBody.self, from: request, context: context)
             return try JSON.response(DTO.CompanyBody(try await services.company.updateCompany(body.patch, by: admin.actor)))
+        }
+
+        /// The newest items of the company's news feeds, newest first, as last fetched in the background.
+        group.get("/company/feed") { request, context in
+            _ = try context.requireEmployee()
+            let limit = try request.integerQuery("limit", in: 1...CompanyFeedService.maximumLimit) ?? CompanyFeedService.defaultLimit
+            return try JSON.response(DTO.CompanyFeedBody(items: try await services.feeds.items(limit: limit).map(DTO.FeedItemBody.init)))
         }
 
         /// The public holidays of a year (default: this year) in a calendar (default: the caller's).

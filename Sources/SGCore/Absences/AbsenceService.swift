@@ -70,6 +70,35 @@ public struct AbsenceService: Sendable {
             requestID: seesAll ? absence.requestID : nil)
     }
 
+    // MARK: The main screen
+
+    /// Who of the company is away on a day of `today...today + days` (approved absences of active employees, as
+    /// `viewer` may see them, the employees who leave first first, at most `limit` of them), and the viewer's own
+    /// next approved absence (the one under way, or the first to come), in one read.
+    public func upcoming(viewer: Actor, days: Int = 7, limit: Int = 50) async throws -> UpcomingAbsences {
+        let now = clock.now()
+        return try await store.read { tx in
+            let today = try tx.today(at: now)
+            let end = today.adding(days: days) ?? today
+            var rows: [AbsenceOverview.Row] = []
+            var more = false
+            for (employee, absence) in try tx.approvedAbsences(from: today, to: end) {
+                guard let entry = Self.entry(absence, viewer: viewer) else { continue }
+                if let index = rows.firstIndex(where: { $0.employee.employee.id == employee.employee.id }) {
+                    rows[index].absences.append(entry)
+                } else if rows.count < limit {
+                    rows.append(AbsenceOverview.Row(employee: employee, absences: [entry]))
+                } else {
+                    more = true
+                }
+            }
+            let next = try viewer.employeeID.flatMap { id in
+                try tx.personalFeedRequests(employeeID: id, from: today, changedSince: .distantFuture).first { $0.absence.status == .approved }
+            }
+            return UpcomingAbsences(today: today, from: today, to: end, away: rows, more: more, next: next)
+        }
+    }
+
     // MARK: Calendar feeds
 
     /// A new feed for the employee: its path carries the secret, which is returned this once and stored only as a

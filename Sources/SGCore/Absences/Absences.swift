@@ -107,6 +107,20 @@ public struct AbsenceOverview: Sendable {
     public var nextAfterID: Int64?
 }
 
+/// The main screen's view of absences: who is away in the next days, and the viewer's own next absence.
+public struct UpcomingAbsences: Sendable {
+    /// The company's date.
+    public var today: CalendarDate
+    public var from: CalendarDate
+    public var to: CalendarDate
+    /// The employees away on a day of `from...to` with those absences, the ones who leave first first.
+    public var away: [AbsenceOverview.Row]
+    /// More employees are away than `away` holds.
+    public var more: Bool
+    /// The viewer's next approved absence: under way today, or the first to come.
+    public var next: FeedRequest?
+}
+
 /// A calendar feed an employee subscribed to from a calendar app: its secret is shown once, when it is made, and
 /// kept only as a digest.
 public struct CalendarFeed: Sendable, Equatable {
@@ -198,6 +212,9 @@ public protocol AbsenceReading: CompanyReading {
     func personalFeedRequests(employeeID: Int64, from start: CalendarDate, changedSince: Date) throws -> [FeedRequest]
     /// The approved requests of active employees sharing a day with `start...end`, by start date.
     func companyFeedRequests(from start: CalendarDate, to end: CalendarDate) throws -> [FeedRequest]
+    /// With one statement: the approved requests of active employees sharing a day with `start...end`, each with
+    /// its employee, by start date.
+    func approvedAbsences(from start: CalendarDate, to end: CalendarDate) throws -> [(employee: AbsentEmployee, absence: Absence)]
 }
 
 public protocol AbsenceWriting: AbsenceReading {

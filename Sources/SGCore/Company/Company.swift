@@ -15,14 +15,17 @@ public struct CompanyContact: Sendable, Equatable {
     }
 }
 
-/// The company as the clients see it: the settings the holiday rules use, and its contact details.
+/// The company as the clients see it: the settings the holiday rules use, its contact details, and the
+/// addresses of its news feeds (RSS or Atom) for the main screen.
 public struct Company: Sendable, Equatable {
     public var settings: CompanySettings
     public var contact: CompanyContact
+    public var feeds: [String]
 
-    public init(settings: CompanySettings, contact: CompanyContact) {
+    public init(settings: CompanySettings, contact: CompanyContact, feeds: [String] = []) {
         self.settings = settings
         self.contact = contact
+        self.feeds = feeds
     }
 }
 
@@ -39,6 +42,8 @@ public struct CompanyPatch: Sendable, Equatable {
     public var carryOverCap: HalfDays?
     /// "MM-DD".
     public var carryOverExpiry: String?
+    /// Every feed address, in order; nil keeps them.
+    public var feeds: [String]?
 
     public init() {}
 }
@@ -46,6 +51,8 @@ public struct CompanyPatch: Sendable, Equatable {
 public enum CompanyRules {
     public static let maximumNameLength = 100
     public static let maximumAddressLength = 300
+    /// Each is fetched every 30 minutes and merged on the main screen: a few are plenty.
+    public static let maximumFeeds = 10
 
     /// The company after `patch`, or the first field's error. The default allowance is only range-checked
     /// here; `HolidayService.updateCompany` checks it against the days employees already hold.
@@ -89,7 +96,23 @@ public enum CompanyRules {
             }
             result.settings.timeZoneIdentifier = zone
         }
+        if let feeds = patch.feeds { result.feeds = try Self.feeds(feeds) }
         return result
+    }
+
+    /// Feed addresses: http(s) web addresses of at most 300 characters, no two the same, at most `maximumFeeds`.
+    public static func feeds(_ addresses: [String], field: String = "feeds") throws -> [String] {
+        guard addresses.count <= maximumFeeds else {
+            throw SGError.invalid(field: field, message: "at most \(maximumFeeds) feeds, not \(addresses.count)")
+        }
+        var seen = Set<String>()
+        return try addresses.map { address in
+            let checked = try TextRules.webAddress(address, field: field)
+            guard seen.insert(checked.lowercased()).inserted else {
+                throw SGError.invalid(field: field, message: "'\(checked)' is given twice")
+            }
+            return checked
+        }
     }
 
     /// A working week from ISO weekday numbers (1 = Monday ... 7 = Sunday).

@@ -13,7 +13,11 @@ public struct CompanyService: Sendable {
     }
 
     public func company() async throws -> Company {
-        try await store.read { tx in Company(settings: try tx.company(), contact: try tx.companyContact()) }
+        try await store.read { tx in try Self.company(tx) }
+    }
+
+    static func company(_ tx: any HolidayReading) throws -> Company {
+        Company(settings: try tx.company(), contact: try tx.companyContact(), feeds: try tx.companyFeedURLs())
     }
 
     /// The company's date now, in its time zone.
@@ -37,7 +41,7 @@ public struct CompanyService: Sendable {
     public func updateCompany(_ patch: CompanyPatch, by actor: Actor) async throws -> Company {
         guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change the company's details.") }
         return try await store.write { tx in
-            let current = Company(settings: try tx.company(), contact: try tx.companyContact())
+            let current = try Self.company(tx)
             let updated = try CompanyRules.apply(patch, to: current)
             try tx.saveCompany(updated)
             let old = current.settings, new = updated.settings

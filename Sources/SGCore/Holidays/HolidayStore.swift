@@ -25,6 +25,8 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading {
     func request(id: Int64) throws -> HolidayRequest?
     func daysByYear(requestID: Int64) throws -> [Int: HalfDays]
     func companyContact() throws -> CompanyContact
+    /// The addresses of the company's news feeds, in order.
+    func companyFeedURLs() throws -> [String]
     /// A calendar's public holidays in `start...end`, by date.
     func publicHolidayList(calendarID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> [PublicHoliday]
     /// Every holiday calendar, by id.
@@ -69,7 +71,7 @@ public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReadi
     func setDefaultAllowance(_ days: Int) throws
     /// Puts a notice on an employee's board, in the transaction of the transition it reports.
     func appendNotice(_ notice: PersonalNotice) throws
-    /// Writes every company field (settings and contact details).
+    /// Writes every company field (settings, contact details and feed addresses; a feed kept keeps its copy).
     func saveCompany(_ company: Company) throws
     func insertPublicHoliday(_ holiday: PublicHoliday, calendarID: Int64) throws
     func deletePublicHoliday(date: CalendarDate, calendarID: Int64) throws

@@ -14,10 +14,11 @@ struct SQLAbsences: AbsenceWriting {
 
     private static let pageColumns = "\(Rows.employeeColumnsOfE), e.holiday_calendar_id, p.etag, p.content_type"
 
-    private static func absentEmployee(_ statement: SQLStatement) -> AbsentEmployee {
-        let first = Rows.employeeColumnCount
+    /// `pageColumns` starting at column `start`.
+    private static func absentEmployee(_ statement: SQLStatement, from start: Int32 = 0) -> AbsentEmployee {
+        let first = start + Rows.employeeColumnCount
         return AbsentEmployee(
-            employee: Rows.employee(statement), holidayCalendarID: statement.int64(first),
+            employee: Rows.employee(statement, from: start), holidayCalendarID: statement.int64(first),
             photo: statement.optionalText(first + 1).map { PhotoVersion(etag: $0, contentType: statement.text(first + 2)) })
     }
 
@@ -220,6 +221,28 @@ struct SQLAbsences: AbsenceWriting {
             var requests: [FeedRequest] = []
             while try statement.step() { requests.append(try Self.feedRequest(statement)) }
             return requests
+        }
+    }
+
+    /// As `companyFeedSQL`, without the history's length, with the employee and their photo.
+    static let approvedAbsencesSQL = """
+        SELECT \(absenceColumns), \(pageColumns)
+        FROM holiday_requests r INDEXED BY holiday_requests_approved_start JOIN employees e ON e.id = r.employee_id
+        JOIN leave_types t ON t.id = r.leave_type_id LEFT JOIN employee_photos p ON p.employee_id = e.id
+        WHERE r.status = 'approved' AND r.start_date BETWEEN ?1 AND ?2 AND r.end_date >= ?3 AND e.is_active = 1
+        ORDER BY r.start_date, r.id
+        """
+
+    func approvedAbsences(from start: CalendarDate, to end: CalendarDate) throws -> [(employee: AbsentEmployee, absence: Absence)] {
+        try connection.with(Self.approvedAbsencesSQL) { statement in
+            statement.bind(1, Rows.earliestStart(touching: start))
+            statement.bind(2, end)
+            statement.bind(3, start)
+            var found: [(employee: AbsentEmployee, absence: Absence)] = []
+            while try statement.step() {
+                found.append((Self.absentEmployee(statement, from: Self.absenceColumnCount), try Self.absence(statement)))
+            }
+            return found
         }
     }
 

@@ -372,6 +372,10 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try Rows.companyContact(connection)
     }
 
+    func companyFeedURLs() throws -> [String] {
+        try SQLCompanyFeeds.urls(connection)
+    }
+
     func saveCompany(_ company: Company) throws {
         let settings = company.settings, contact = company.contact
         try connection.execute(
@@ -392,5 +396,6 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(9, settings.carryOver.cap.halves)
             statement.bind(10, settings.carryOver.expiryCode)
         }
+        try SQLCompanyFeeds.save(connection, urls: company.feeds)
     }
 }

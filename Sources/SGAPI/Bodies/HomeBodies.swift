@@ -1,0 +1,69 @@
+import Foundation
+import SGCore
+
+extension DTO {
+    /// GET /v1/home. The balance has its own writer; the other parts are encoded and written in key order.
+    struct Home: JSONBody {
+        struct Parts {
+            let employee: Data
+            let nextHoliday: Data
+            let away: Data
+            let notices: Data
+            let feed: Data
+
+            init(employee: ProfileBody, nextHoliday: NextAbsence?, away: Away, notices: NoticeList, feed: [FeedItemBody]) throws {
+                self.employee = try JSON.encoder.encode(employee)
+                self.nextHoliday = try nextHoliday.map { try JSON.encoder.encode($0) } ?? Data("null".utf8)
+                self.away = try JSON.encoder.encode(away)
+                self.notices = try JSON.encoder.encode(notices)
+                self.feed = try JSON.encoder.encode(feed)
+            }
+        }
+
+        let today: CalendarDate
+        let balance: Balance
+        let parts: Parts
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("away"); json.value(encoded: parts.away)
+                json.key("balance"); json.value(balance)
+                json.key("employee"); json.value(encoded: parts.employee)
+                json.key("feed"); json.value(encoded: parts.feed)
+                json.key("nextHoliday"); json.value(encoded: parts.nextHoliday)
+                json.key("notices"); json.value(encoded: parts.notices)
+                json.key("today"); json.value(today)
+            }
+        }
+    }
+
+    /// Who is away from today to a week ahead: the employees who leave first first.
+    struct Away: Encodable {
+        let from: String
+        let to: String
+        let items: [AbsenceRow]
+        /// More employees are away than `items` holds: `GET /v1/absences` lists them all.
+        let more: Bool
+    }
+
+    /// The caller's own next approved absence: under way today, or the first to come.
+    struct NextAbsence: Encodable {
+        let requestId: Int64
+        let startDate: String
+        let endDate: String
+        let startHalf: DayHalf
+        let endHalf: DayHalf
+        let workingDays: Double
+        let leaveType: String
+
+        init(_ request: FeedRequest) {
+            requestId = request.absence.requestID
+            startDate = request.absence.period.start.description
+            endDate = request.absence.period.end.description
+            startHalf = request.absence.period.startHalf
+            endHalf = request.absence.period.endHalf
+            workingDays = request.duration.days
+            leaveType = request.absence.leaveTypeName
+        }
+    }
+}
