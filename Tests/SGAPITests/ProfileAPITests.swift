@@ -279,7 +279,8 @@ struct ProvisioningDirectory: EmployeeDirectory {
             let login = try await client.execute(
                 uri: "/v1/auth/login", method: .post, headers: [.contentType: "application/json"],
                 body: ByteBuffer(string: #"{"username":"alice","password":"\#(Fixture.password)"}"#))
-            let token = try #require(try JSONSerialization.jsonObject(with: Data(login.body.readableBytesView)) as? [String: Any])["token"] as! String
+            let token = try #require(
+                (try JSONSerialization.jsonObject(with: Data(login.body.readableBytesView)) as? [String: Any])?["token"] as? String)
             let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "image/png"]
             let large = TestImages.png(width: 1400, height: 1400)
             let stored = try await client.execute(uri: "/v1/me/photo", method: .put, headers: headers, body: ByteBuffer(bytes: large))
