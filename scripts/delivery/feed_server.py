@@ -32,7 +32,15 @@ class Feeds(BaseHTTPRequestHandler):
     def log_message(self, format, *args):
         pass
 
+    def record(self, status):
+        """Logs the request before the first byte of its answer, so a client that has its answer finds it logged."""
+        self.server.log({
+            "path": self.path, "headers": {key.lower(): value for key, value in self.headers.items()}, "status": status,
+            "received_at": time.time(),
+        })
+
     def answer(self, status, body=b"", headers=()):
+        self.record(status)
         self.send_response(status)
         for name, value in headers:
             self.send_header(name, value)
@@ -42,12 +50,7 @@ class Feeds(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def do_GET(self):
-        behaviour = self.server.routes.get(self.path.split("?")[0])
-        status = self.respond(behaviour)
-        self.server.log({
-            "path": self.path, "headers": {key.lower(): value for key, value in self.headers.items()}, "status": status,
-            "received_at": time.time(),
-        })
+        self.respond(self.server.routes.get(self.path.split("?")[0]))
 
     def respond(self, behaviour):
         if behaviour is None:
@@ -71,6 +74,7 @@ class Feeds(BaseHTTPRequestHandler):
             return 200
         if kind == "hang":
             # The client's time-out ends the connection; the thread is a daemon.
+            self.record(None)
             time.sleep(3600)
             return None
         if kind == "status":
@@ -80,6 +84,7 @@ class Feeds(BaseHTTPRequestHandler):
         if kind == "big":
             size = int(argument)
             head = b'<?xml version="1.0"?><rss version="2.0"><channel><title>Big</title><description>'
+            self.record(200)
             self.send_response(200)
             self.send_header("Content-Type", "application/xml")
             self.send_header("Content-Length", str(size))
