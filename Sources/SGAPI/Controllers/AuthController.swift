@@ -29,9 +29,16 @@ struct AuthController {
         /// Exchanges a username and password for a bearer token.
         router.post("/v1/auth/login") { request, context in
             let body = try await JSON.decode(LoginBody.self, from: request, context: context)
-            let issued = try await services.sessions.login(
-                username: body.username, password: body.password,
-                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
+            let issued: IssuedToken
+            do {
+                issued = try await services.sessions.login(
+                    username: body.username, password: body.password,
+                    clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies))
+                services.metrics?.login(nil)
+            } catch {
+                services.metrics?.login(error)
+                throw error
+            }
             return try JSON.response(DTO.Token(issued))
         }
 
