@@ -49,5 +49,15 @@ api_failed=$(tail -1 "$log" | grep -oE "[0-9]+ failed" | grep -oE "[0-9]+")
 if [ "$api_status" -ne 0 ] && [ "${api_failed:-0}" -eq 0 ]; then api_failed=1; fi
 passed=$((passed + ${api_passed:-0}))
 failed=$((failed + ${api_failed:-0}))
+
+# SIGKILL under concurrent writes, restarted: no acknowledged write lost, sgadmin check clean.
+echo "== scripts/crash-check.sh"
+scripts/crash-check.sh 2>&1 | tee "$log"
+crash_status=${PIPESTATUS[0]}
+crash_passed=$(tail -1 "$log" | grep -oE "^[0-9]+ passed" | grep -oE "[0-9]+")
+crash_failed=$(tail -1 "$log" | grep -oE "[0-9]+ failed" | grep -oE "[0-9]+")
+if [ "$crash_status" -ne 0 ] && [ "${crash_failed:-0}" -eq 0 ]; then crash_failed=1; fi
+passed=$((passed + ${crash_passed:-0}))
+failed=$((failed + ${crash_failed:-0}))
 echo "$passed passed, $failed failed"
-[ "$status" -eq 0 ] && [ "$api_status" -eq 0 ]
+[ "$status" -eq 0 ] && [ "$api_status" -eq 0 ] && [ "$crash_status" -eq 0 ]
