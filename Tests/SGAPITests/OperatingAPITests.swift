@@ -76,12 +76,8 @@ import SGTestSupport
     /// plain token. The id is in the request's log lines, which are JSON objects with SG_LOG_FORMAT=json.
     @Test func requestIDsAreGeneratedOrTakenFromATrustedProxyAndLogged() async throws {
         let f = try await Fixture.make()
-        let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("sg-log-\(UUID().uuidString).jsonl")
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: logFile) }
-        let output = open(logFile.path, O_WRONLY | O_APPEND)
-        defer { close(output) }
-        var logger = Logger(label: "sgserver") { label in JSONLogHandler(label: label, output: output) }
+        let logFile = try LogFile()
+        var logger = logFile.logger("sgserver")
         logger.logLevel = .debug
 
         func ids(trusting proxies: Set<String>) async throws -> [String?] {
@@ -113,7 +109,7 @@ import SGTestSupport
         }
         #expect(Set(generated).count == generated.count, "ids repeat: \(generated)")
 
-        let lines = try String(contentsOf: logFile, encoding: .utf8).split(separator: "\n")
+        let lines = try logFile.text().split(separator: "\n")
         let objects = try lines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
         }
@@ -128,18 +124,14 @@ import SGTestSupport
     }
 
     @Test func jsonLogLinesEscapeWhatTheyCarry() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sg-log-\(UUID().uuidString).jsonl")
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let output = open(file.path, O_WRONLY | O_APPEND)
-        defer { close(output) }
-        let logger = Logger(label: "sg\"label") { label in JSONLogHandler(label: label, output: output) }
+        let file = try LogFile()
+        let logger = file.logger("sg\"label")
         let message = "quote \" backslash \\ newline \n tab \t bell \u{07} NUL \u{0} emoji 🏖️ ñ"
         logger.warning("\(message)", metadata: [
             "message": "a metadata key named like a fixed one", "list": ["a", "\"b\""], "nested": ["k": "v\nw"],
         ])
         logger.debug("below the level: not written")
-        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try file.text().split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 2 && lines[1].isEmpty, "one line and its newline: \(lines)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(object["message"] as? String == message)
@@ -183,4 +175,28 @@ import SGTestSupport
             #expect(try await APIHarness.Client(client: client).call(.get, "/v1/health").status == .ok)
         }
     }
+}
+
+/// A file that JSON log lines are written to, removed with the value.
+final class LogFile: Sendable {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sg-log-\(UUID().uuidString).jsonl")
+    let descriptor: Int32
+
+    init() throws {
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        descriptor = open(url.path, O_WRONLY | O_APPEND)
+        guard descriptor >= 0 else { throw TestSetupError("cannot open \(url.path)") }
+    }
+
+    deinit {
+        close(descriptor)
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func logger(_ label: String) -> Logger {
+        let descriptor = descriptor
+        return Logger(label: label) { label in JSONLogHandler(label: label, output: descriptor) }
+    }
+
+    func text() throws -> String { try String(contentsOf: url, encoding: .utf8) }
 }
