@@ -44,26 +44,52 @@ final class Readiness: Sendable {
     /// `work`'s answer, or a sentence saying it gave none within `budget` (the work goes on, unawaited).
     static func within(_ budget: Duration, _ work: @escaping @Sendable () async -> String?) async -> String? {
         let answer = OneAnswer()
+        let timer = Task {
+            try await Task.sleep(for: budget)
+            answer.give("no answer within \(budget.components.seconds) s")
+        }
+        defer { timer.cancel() }
         return await withCheckedContinuation { continuation in
             answer.wait(continuation)
             Task { answer.give(await work()) }
-            Task {
-                try? await Task.sleep(for: budget)
-                answer.give("no answer within \(budget.components.seconds) s")
-            }
         }
     }
 
-    /// The first of several racing answers, given to one waiting continuation.
+    /// The first of several racing answers, for one waiting continuation (given before or after it waits).
     private final class OneAnswer: Sendable {
-        private let continuation = Mutex<CheckedContinuation<String?, Never>?>(nil)
+        private enum State {
+            case idle
+            case waiting(CheckedContinuation<String?, Never>)
+            case answered(String?)
+            case done
+        }
 
-        func wait(_ continuation: CheckedContinuation<String?, Never>) { self.continuation.withLock { $0 = continuation } }
+        private let state = Mutex<State>(.idle)
+
+        func wait(_ continuation: CheckedContinuation<String?, Never>) {
+            let early = state.withLock { state -> String?? in
+                guard case .answered(let answer) = state else {
+                    state = .waiting(continuation)
+                    return nil
+                }
+                state = .done
+                return .some(answer)
+            }
+            if let early { continuation.resume(returning: early) }
+        }
 
         func give(_ answer: String?) {
-            let waiting = continuation.withLock { value -> CheckedContinuation<String?, Never>? in
-                defer { value = nil }
-                return value
+            let waiting = state.withLock { state -> CheckedContinuation<String?, Never>? in
+                switch state {
+                case .idle:
+                    state = .answered(answer)
+                    return nil
+                case .waiting(let continuation):
+                    state = .done
+                    return continuation
+                case .answered, .done:
+                    return nil
+                }
             }
             waiting?.resume(returning: answer)
         }
