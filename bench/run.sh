@@ -150,7 +150,7 @@ rss_kib=$(grep VmRSS "/proc/$server/status" | grep -oE '[0-9]+')
 hwm_kib=$(grep VmHWM "/proc/$server/status" | grep -oE '[0-9]+')
 
 say "invariants"
-q < bench/invariants.sql > "$dir/invariants.txt"
+q < Sources/SGStore/Invariants.sql > "$dir/invariants.txt"
 # Every employee's balance in every year with requests, as the rules compute it (carry-over included): never below
 # zero. The last CSV column is `remaining`.
 for year in $(q "SELECT DISTINCT year FROM holiday_request_days ORDER BY year;"); do

@@ -57,6 +57,8 @@ check() {
 
 # The HTTP contract: the spec validates and schemathesis finds nothing against a live server.
 check scripts/api-check.sh
+# SIGKILL under concurrent writes, restarted: no acknowledged write lost, sgadmin check clean.
+check scripts/crash-check.sh
 # Clients generated from the contract (Swift and Python) build and drive a live server.
 check scripts/client-check.sh
 

@@ -30,7 +30,8 @@ public func buildApplication(
 
 public func buildRouter(services: Services) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
-    // Added before any route so it wraps every route and the not-found responder.
+    // Added before any route so it wraps every route and the not-found responder; the first outermost.
+    router.add(middleware: RequestObservingMiddleware(trustedProxies: services.trustedProxies, metrics: services.metrics))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: WriteWaitBoundMiddleware())
 
@@ -40,6 +41,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     router.get("/v1/health") { _, _ in
         JSON.response(healthBody)
     }
+    Readiness(services: services).addRoute(to: router)
     AuthController(services: services).addPublicRoutes(to: router)
     AbsencesController(services: services).addFeedRoutes(to: router)
 

@@ -23,6 +23,7 @@ struct JSONWriter {
     }
 
     var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
+    var utf8: [UInt8] { bytes }
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()

@@ -20,13 +20,18 @@ public struct Services: Sendable {
     public let writeLimit: WriteRateLimit?
     /// For the health route and the write-ahead log's checkpoints; handlers use the services.
     let database: AppDatabase
+    /// What `GET /metrics` serves; nil: nothing is counted.
+    public let metrics: ServerMetrics?
 
     public init(
         database: AppDatabase, clock: any NowProvider = SystemClock(), directory: (any EmployeeDirectory)? = nil,
         sessionLifetimes: SessionLifetimes = SessionLifetimes(), throttle: LoginThrottle? = nil, trustedProxies: Set<String> = [],
-        resetThrottle: LoginThrottle? = nil, passwordChecks: PasswordCheckLimit? = nil, writeLimit: WriteRateLimit? = nil
+        resetThrottle: LoginThrottle? = nil, passwordChecks: PasswordCheckLimit? = nil, writeLimit: WriteRateLimit? = nil,
+        metrics: ServerMetrics? = nil
     ) {
         self.database = database
+        self.metrics = metrics
+        if let metrics { database.reportMetrics(to: metrics.database) }
         self.writeLimit = writeLimit
         core = database.services(clock: clock)
         sessions = core.sessions(

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import SGCore
@@ -55,16 +56,30 @@ public struct DeliveryWorker: Service {
     public let webhooks: WebhookSender
     public let options: Options
     private let logger: Logger
+    /// `sg_deliveries_total` by channel and result (delivered, retry, dead, gone).
+    private let results: [String: CoreMetrics.Counter]
 
     public init(
         delivery: DeliveryService, email: SMTPSender?, webhooks: WebhookSender = WebhookSender(), options: Options = Options(),
-        logger: Logger = Logger(label: "sgserver.delivery")
+        logger: Logger = Logger(label: "sgserver.delivery"), metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         self.delivery = delivery
         self.email = email
         self.webhooks = webhooks
         self.options = options
         self.logger = logger
+        var results: [String: CoreMetrics.Counter] = [:]
+        for channel in DeliveryChannel.allCases {
+            for result in ["delivered", "retry", "dead", "gone"] {
+                results["\(channel.rawValue) \(result)"] = CoreMetrics.Counter(
+                    label: "sg_deliveries_total", dimensions: [("channel", channel.rawValue), ("result", result)], factory: metrics)
+            }
+        }
+        self.results = results
+    }
+
+    private func count(_ message: OutboxMessage, _ result: String) {
+        results["\(message.draft.channel.rawValue) \(result)"]?.increment()
     }
 
     /// The channels this worker sends.
@@ -209,14 +224,18 @@ public struct DeliveryWorker: Service {
                 let status = try await delivery.record(outcome, for: message, owner: options.owner)
                 switch (outcome, status) {
                 case (.delivered, _):
+                    count(message, "delivered")
                     logger.info("Delivered", metadata: metadata)
                 case (.temporaryFailure(let reason, _), .pending):
+                    count(message, "retry")
                     metadata["error"] = "\(reason)"
                     logger.notice("Delivery failed; will try again", metadata: metadata)
                 case (.temporaryFailure(let reason, _), _), (.permanentFailure(let reason), _):
+                    count(message, "dead")
                     metadata["error"] = "\(reason)"
                     logger.warning("Delivery failed for good; the message is dead", metadata: metadata)
                 case (.gone(let reason), _):
+                    count(message, "gone")
                     metadata["error"] = "\(reason)"
                     metadata["webhook"] = "\(message.draft.webhookID.map(String.init) ?? "?")"
                     logger.warning("The webhook's endpoint is gone; its subscription is disabled", metadata: metadata)

@@ -66,6 +66,23 @@ public final class LDAPDirectory: EmployeeDirectory {
         }
     }
 
+    /// A round trip as the service account (the base entry, no attributes): a pooled connection alone would not
+    /// tell that the directory has gone since.
+    public func readinessProblem() async -> String? {
+        do {
+            try await blocking(budget: configuration.loginBudget) { deadline in
+                try self.withServiceConnection(deadline: deadline) { connection in
+                    _ = try connection.search(
+                        base: self.configuration.baseDN, scope: LDAP_SCOPE_BASE, filter: "(objectClass=*)", attributes: ["1.1"],
+                        sizeLimit: 1, deadline: deadline, step: "readiness search")
+                }
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
     // MARK: - Login
 
     public func authenticate(username: String, password: String) async throws -> DirectoryAccount {

@@ -12,6 +12,10 @@ public struct ServerSettings: Sendable {
     /// How long access tokens and sessions last.
     public var sessionLifetimes: SessionLifetimes
     public var logLevel: Logger.Level
+    /// Human text (the default) or one JSON object per line.
+    public var logFormat: LogFormat
+    /// Where `GET /metrics` is served, apart from the API; nil: metrics are off.
+    public var metricsAddress: (host: String, port: Int)?
     public var loginLimits: LoginThrottle.Limits
     /// How many password checks may be under way at once, in all and per client address.
     public var loginChecks: PasswordCheckLimit.Limits
@@ -88,14 +92,39 @@ public struct ServerSettings: Sendable {
             "SG_LOG_LEVEL", default: Logger.Level.info, "is not one of trace, debug, info, notice, warning, error, critical",
             Logger.Level.init(rawValue:))
 
+        let logFormat = settings.parse("SG_LOG_FORMAT", default: LogFormat.text, "is not one of text, json", LogFormat.init(rawValue:))
+
+        var metricsAddress: (host: String, port: Int)?
+        if let address = settings.value("SG_METRICS_ADDRESS"), !address.isEmpty, address != "off" {
+            metricsAddress = Self.hostAndPort(address)
+            if metricsAddress == nil {
+                settings.problem("\(settings.label("SG_METRICS_ADDRESS")) '\(address)' is not HOST:PORT (e.g. 127.0.0.1:9090, [::1]:9090) or off")
+            }
+        }
+
         let delivery = settings.deliverySettings()
 
         return try settings.checked(ServerSettings(
             host: host, port: port, databasePath: databasePath,
             sessionLifetimes: SessionLifetimes(access: Double(accessMinutes) * 60, refresh: Double(refreshDays) * 86_400),
-            logLevel: logLevel,
+            logLevel: logLevel, logFormat: logFormat, metricsAddress: metricsAddress,
             loginLimits: loginLimits, loginChecks: loginChecks, writesPerMinute: writesPerMinute, idleTimeout: idleTimeout, bodyTimeout: bodyTimeout, maxConnections: maxConnections,
             trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
             warnings: settings.warnings))
+    }
+
+    public enum LogFormat: String, Sendable {
+        case text, json
+    }
+
+    /// `host:port`, `[v6]:port`; nil when it is neither.
+    static func hostAndPort(_ address: String) -> (host: String, port: Int)? {
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
+              (1...65535).contains(port)
+        else { return nil }
+        var host = String(address[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains("/") else { return nil }
+        return (host, port)
     }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import GRDB
 import SGCore
@@ -16,6 +17,8 @@ public final class AppDatabase: Sendable {
     private let writeConnection = BorrowedConnection()
     /// Present when the database was opened with `.background` checkpointing.
     private let checkpointer: Checkpointer?
+    /// Where writes report their lock wait and transaction time; nil until `reportMetrics(to:)`.
+    private let metrics = Mutex<DatabaseMetrics?>(nil)
 
     /// Whether someone must call `checkpoint()` regularly (the server's `WALCheckpointService`).
     public var checkpointsInBackground: Bool { checkpointer != nil }
@@ -166,6 +169,8 @@ public final class AppDatabase: Sendable {
         // The time spent queueing behind this process's other writes counts against the lock time-out too: each
         // queued write used to wait a time-out of its own after the one before it had (5, 10, 11.6 s, issue 18).
         let deadline = Self.writeDeadline()
+        let metrics = self.metrics.withLock { $0 }
+        let asked = ContinuousClock.now
         return try await Self.translatingErrors {
             try await writer.writeWithoutTransaction { db in
                 let remaining = deadline - .now
@@ -174,13 +179,21 @@ public final class AppDatabase: Sendable {
                 connection.setBusyTimeout(remaining)
                 defer { connection.setBusyTimeout(.seconds(Self.busyTimeout)) }
                 var result: T?
+                var began: ContinuousClock.Instant?
                 try db.inTransaction(.immediate) {
+                    began = .now
                     result = try body(db)
                     return .commit
                 }
+                if let metrics, let began { metrics.record(asked: asked, began: began, committed: .now) }
                 return result!
             }
         }
+    }
+
+    /// From now on, every write reports how long it waited for the write lock and how long its transaction took.
+    public func reportMetrics(to metrics: DatabaseMetrics) {
+        self.metrics.withLock { $0 = metrics }
     }
 
     /// When a write asked for now must have the lock: `busyTimeout` from now, or sooner within
@@ -264,11 +277,11 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    private static func translatingErrors<T>(_ work: () throws -> T) throws -> T {
+    static func translatingErrors<T>(_ work: () throws -> T) throws -> T {
         do { return try work() } catch { throw translated(error) }
     }
 
-    private static func translatingErrors<T>(_ work: () async throws -> T) async throws -> T {
+    static func translatingErrors<T>(_ work: () async throws -> T) async throws -> T {
         do { return try await work() } catch { throw translated(error) }
     }
 

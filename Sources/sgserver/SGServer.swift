@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import Hummingbird
 import Logging
@@ -41,6 +42,12 @@ struct SGServer: AsyncParsableCommand {
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error [SG_LOG_LEVEL, default info].")
     var logLevel: String?
+
+    @Option(help: "Log lines as text, or json: one JSON object per line [SG_LOG_FORMAT, default text].")
+    var logFormat: String?
+
+    @Option(help: "HOST:PORT to serve GET /metrics on (Prometheus), apart from the API; off: no metrics [SG_METRICS_ADDRESS, default off].")
+    var metricsAddress: String?
 
     @Option(help: "Failed logins allowed per username within the failure window [SG_LOGIN_MAX_FAILURES, default 5].")
     var loginMaxFailures: String?
@@ -92,7 +99,7 @@ struct SGServer: AsyncParsableCommand {
                     "SG_LOGIN_FAILURE_WINDOW": loginFailureWindow, "SG_TRUSTED_PROXIES": trustedProxies,
                     "SG_LOGIN_CHECKS_IN_FLIGHT": loginChecksInFlight, "SG_LOGIN_CHECKS_PER_ADDRESS": loginChecksPerAddress,
                     "SG_WRITES_PER_MINUTE": writesPerMinute, "SG_IDLE_TIMEOUT": idleTimeout, "SG_BODY_TIMEOUT": bodyTimeout,
-                    "SG_MAX_CONNECTIONS": maxConnections,
+                    "SG_MAX_CONNECTIONS": maxConnections, "SG_LOG_FORMAT": logFormat, "SG_METRICS_ADDRESS": metricsAddress,
                 ].merging(ldap.flags) { flag, _ in flag }.merging(delivery.flags) { flag, _ in flag },
                 environment: environment)
         } catch {
@@ -100,9 +107,13 @@ struct SGServer: AsyncParsableCommand {
             throw ExitCode(2)
         }
 
+        if settings.logFormat == .json { LoggingSystem.bootstrap { label in JSONLogHandler(label: label) } }
         var logger = Logger(label: "sgserver")
         logger.logLevel = settings.logLevel
         do {
+            // Tells `sgadmin restore` that the database is in use, for as long as this process lives.
+            let hold = try DatabaseHold.serving(settings.databasePath)
+            defer { withExtendedLifetime(hold) {} }
             // The log is checkpointed by WALCheckpointService, not by the commits of requests.
             let database = try AppDatabase.open(path: settings.databasePath, schema: .migrate, checkpointing: .background)
             let schema = try database.appliedMigrations()
@@ -136,8 +147,10 @@ struct SGServer: AsyncParsableCommand {
                 throttle: LoginThrottle(limits: settings.loginLimits), trustedProxies: settings.trustedProxies,
                 resetThrottle: LoginThrottle(limits: settings.loginLimits, counting: "password-reset attempts"),
                 passwordChecks: PasswordCheckLimit(limits: settings.loginChecks),
-                writeLimit: WriteRateLimit(perMinute: settings.writesPerMinute))
-            let worker = try await deliveryWorker(settings.delivery, database: database, logger: logger)
+                writeLimit: WriteRateLimit(perMinute: settings.writesPerMinute),
+                metrics: settings.metricsAddress == nil ? nil : ServerMetrics())
+            let worker = try await deliveryWorker(
+                settings.delivery, database: database, logger: logger, metrics: services.metrics?.metricsFactory)
             var feedLogger = Logger(label: "sgserver.feeds")
             feedLogger.logLevel = settings.logLevel
             let feeds = CompanyFeedRefresher(
@@ -150,8 +163,13 @@ struct SGServer: AsyncParsableCommand {
             say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(services.sessions.directory.kind))")
             // A group stops its services in reverse order: the server stops taking requests first, then the worker
             // finishes the sends under way.
+            var running: [any Service] = [worker, feeds, app]
+            if let address = settings.metricsAddress, let metrics = services.metrics {
+                running.append(buildMetricsApplication(host: address.host, port: address.port, metrics: metrics, services: services, logger: logger))
+                say("metrics on http://\(address.host.contains(":") ? "[\(address.host)]" : address.host):\(address.port)/metrics")
+            }
             let group = ServiceGroup(configuration: .init(
-                services: [worker, feeds, app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             try await group.run()
         } catch let error as SGError {
             FileHandle.standardError.write(Data("sgserver: \(error.message)\n".utf8))
@@ -162,7 +180,9 @@ struct SGServer: AsyncParsableCommand {
 
 /// Writes how this server delivers into the database (so that messages composed by `sgadmin` and other servers
 /// agree with it) and makes the worker that sends the outbox.
-func deliveryWorker(_ settings: DeliverySettings, database: AppDatabase, logger: Logger) async throws -> DeliveryWorker {
+func deliveryWorker(
+    _ settings: DeliverySettings, database: AppDatabase, logger: Logger, metrics: (any MetricsFactory)? = nil
+) async throws -> DeliveryWorker {
     let delivery = database.services(retryPolicy: settings.retryPolicy).delivery
     try await delivery.announce(settings.configuration)
     if settings.smtp == nil { logger.info("e-mail is off (no SG_SMTP_URL)") }
@@ -171,7 +191,8 @@ func deliveryWorker(_ settings: DeliverySettings, database: AppDatabase, logger:
     return DeliveryWorker(
         delivery: delivery, email: settings.smtp.map(SMTPSender.init(configuration:)),
         webhooks: WebhookSender(configuration: settings.webhooks),
-        options: DeliveryWorker.Options(pollInterval: settings.pollInterval, reminderAfterHours: settings.reminderAfterHours), logger: workerLogger)
+        options: DeliveryWorker.Options(pollInterval: settings.pollInterval, reminderAfterHours: settings.reminderAfterHours), logger: workerLogger,
+        metrics: metrics ?? NOOPMetricsHandler.instance)
 }
 
 /// The connection limits from the settings, with the process's open-file limit raised as far as allowed and the

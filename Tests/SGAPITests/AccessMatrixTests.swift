@@ -24,6 +24,7 @@ import SGTestSupport
     static let rows: [Row] = [
         //                                                                          none owner other admin gone
         Row(.get, "/v1/health",                                                     200, 200, 200, 200, 200),
+        Row(.get, "/v1/health/ready",                                               200, 200, 200, 200, 200),
         Row(.post, "/v1/auth/login", body: Body.aliceLogin,                         200, 200, 200, 200, 200),
         Row(.post, "/v1/auth/login", body: Body.carolLogin,                         403, 403, 403, 403, 403),
         Row(.post, "/v1/auth/logout",                                               401, 204, 204, 204, 401),

@@ -9,7 +9,7 @@ import SGTestSupport
 /// same company, and the tokens it hands the load generator work.
 @Suite(.serialized) struct SeedTests {
     static let invariants = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../bench/invariants.sql").standardized
+        .appendingPathComponent("../../Sources/SGStore/Invariants.sql").standardized
 
     /// Seeds a new file; returns its path and the tokens file's lines (the free year's days go to `freeDays`).
     func seed(_ seed: Int, requests: Int = 2_400, freeDays: String? = nil) throws -> (TemporaryDatabasePath, [String]) {
@@ -40,7 +40,7 @@ import SGTestSupport
             }
             return results
         }
-        // One row per check of bench/invariants.sql: a check that stops answering is a failure too.
+        // One row per check of Sources/SGStore/Invariants.sql: a check that stops answering is a failure too.
         #expect(results.count == 12)
         for (check, violations) in results { #expect(violations == 0, "\(check)") }
 

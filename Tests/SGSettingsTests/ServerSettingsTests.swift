@@ -11,7 +11,7 @@ struct ServerSettingsTests {
         var flags: [String: String?] = try LDAPOptions.parse([]).flags.merging(DeliveryOptions.parse([]).flags) { first, _ in first }
         for name in [
             "SG_HOST", "SG_PORT", "SG_DATABASE", "SG_DIRECTORY", "SG_ACCESS_TOKEN_MINUTES", "SG_REFRESH_TOKEN_DAYS", "SG_LOG_LEVEL", "SG_LOGIN_MAX_FAILURES",
-            "SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "SG_LOGIN_FAILURE_WINDOW", "SG_TRUSTED_PROXIES",
+            "SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "SG_LOGIN_FAILURE_WINDOW", "SG_TRUSTED_PROXIES", "SG_LOG_FORMAT", "SG_METRICS_ADDRESS",
         ] + Self.limitNames {
             flags[name] = .some(given[name])
         }
@@ -52,6 +52,25 @@ struct ServerSettingsTests {
         for name in Self.limitNames {
             #expect(problems.contains { $0.hasPrefix(name + " / --") }, "\(name): \(problems)")
         }
+    }
+
+    @Test("the log format and the metrics listener: text and off by default, HOST:PORT, bad values named")
+    func operating() throws {
+        let defaults = try ServerSettings.resolve(flags: Self.flags(), environment: [:])
+        #expect(defaults.logFormat == .text)
+        #expect(defaults.metricsAddress == nil)
+        let given = try ServerSettings.resolve(
+            flags: Self.flags(["SG_METRICS_ADDRESS": "[::1]:9090"]), environment: ["SG_LOG_FORMAT": "json", "SG_METRICS_ADDRESS": "0.0.0.0:1"])
+        #expect(given.logFormat == .json)
+        #expect(given.metricsAddress?.host == "::1" && given.metricsAddress?.port == 9090)
+        let v4 = try ServerSettings.resolve(flags: Self.flags(), environment: ["SG_METRICS_ADDRESS": "127.0.0.1:9090"])
+        #expect(v4.metricsAddress?.host == "127.0.0.1" && v4.metricsAddress?.port == 9090)
+        #expect(try ServerSettings.resolve(flags: Self.flags(), environment: ["SG_METRICS_ADDRESS": "off"]).metricsAddress == nil)
+        #expect(try Self.problems(flags: ["SG_METRICS_ADDRESS": "9090"], environment: ["SG_LOG_FORMAT": "xml"]) == [
+            "SG_LOG_FORMAT / --log-format 'xml' is not one of text, json",
+            "SG_METRICS_ADDRESS / --metrics-address '9090' is not HOST:PORT (e.g. 127.0.0.1:9090, [::1]:9090) or off",
+        ])
+        #expect(try Self.problems(environment: ["SG_METRICS_ADDRESS": "localhost:99999"]).count == 1)
     }
 
     @Test("nothing set: the defaults")

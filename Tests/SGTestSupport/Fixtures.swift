@@ -76,7 +76,7 @@ public struct TemporaryDatabasePath: Sendable {
     }
 
     public func cleanUp() {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-server.lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }
 

@@ -35,10 +35,17 @@ struct AuthController {
         /// Exchanges a username and password for a new session: an access token and a refresh token.
         router.post("/v1/auth/login") { request, context in
             let body = try await JSON.decode(LoginBody.self, from: request, context: context)
-            let issued = try await services.sessions.login(
-                username: body.username, password: body.password,
-                clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies),
-                client: SessionClient(userAgent: request.headers[.userAgent], deviceName: body.deviceName))
+            let issued: IssuedToken
+            do {
+                issued = try await services.sessions.login(
+                    username: body.username, password: body.password,
+                    clientAddress: ClientAddress.of(request, peer: context.clientAddress, trustedProxies: services.trustedProxies),
+                    client: SessionClient(userAgent: request.headers[.userAgent], deviceName: body.deviceName))
+                services.metrics?.login(nil)
+            } catch {
+                services.metrics?.login(error)
+                throw error
+            }
             return try JSON.response(DTO.Token(issued))
         }
 

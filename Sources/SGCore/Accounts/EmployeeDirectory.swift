@@ -47,6 +47,8 @@ public protocol EmployeeDirectory: Sendable {
     /// Returns the account, or throws `SGError.unauthenticated` (wrong username or password, the same message
     /// for both) or `SGError.unavailable` (the directory cannot be reached).
     func authenticate(username: String, password: String) async throws -> DirectoryAccount
+    /// Why logins cannot be checked now (the directory is down), for the readiness check; nil when they can.
+    func readinessProblem() async -> String?
 }
 
 extension EmployeeDirectory {
@@ -60,4 +62,7 @@ extension EmployeeDirectory {
     public var holdsPasswords: Bool { provisionsEmployees }
 
     public var passwordPage: String? { nil }
+
+    /// Local accounts are in the database, which the readiness check looks at itself.
+    public func readinessProblem() async -> String? { nil }
 }

@@ -1,0 +1,187 @@
+import CoreMetrics
+import Foundation
+import Hummingbird
+import Logging
+import Prometheus
+import SGCore
+import SGStore
+import Synchronization
+
+/// What the server counts, served as Prometheus text by `GET /metrics` on the metrics listener
+/// (`buildMetricsApplication`). swift-metrics' handles on a registry of the server's own; the handles a request
+/// needs are made once per route, method and status and then looked up, so a request costs a dictionary lookup,
+/// a counter increment and a histogram observation.
+public final class ServerMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+    public let database: DatabaseMetrics
+    private let requests = Mutex<[RequestKey: RequestMetrics]>([:])
+    private let logins: [LoginResult: CoreMetrics.Counter]
+    private let outbox: [OutboxStatus: CoreMetrics.Gauge]
+
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+        database = DatabaseMetrics(factory: factory)
+        logins = Dictionary(uniqueKeysWithValues: LoginResult.allCases.map {
+            ($0, CoreMetrics.Counter(label: "sg_logins_total", dimensions: [("result", $0.rawValue)], factory: factory))
+        })
+        outbox = Dictionary(uniqueKeysWithValues: OutboxStatus.allCases.map {
+            ($0, CoreMetrics.Gauge(label: "sg_outbox_messages", dimensions: [("status", $0.rawValue)], factory: factory))
+        })
+    }
+
+    /// The factory for other parts of the server that count (the delivery worker).
+    public var metricsFactory: any MetricsFactory { factory }
+
+    enum LoginResult: String, CaseIterable {
+        /// Logged in.
+        case success
+        /// A wrong username or password, or a deactivated account.
+        case failed
+        /// Refused by the failed-login throttle or the per-address bound on checks (429).
+        case throttled
+        /// As many password checks under way as allowed, or the directory down (503).
+        case unavailable
+    }
+
+    /// Counts a login by how it ended: `error` is what it threw, nil for a success.
+    func login(_ error: (any Error)?) {
+        let result: LoginResult
+        switch error as? SGError {
+        case nil where error == nil: result = .success
+        case .tooManyAttempts?: result = .throttled
+        case .unavailable?: result = .unavailable
+        default: result = .failed
+        }
+        logins[result]?.increment()
+    }
+
+    struct RequestKey: Hashable {
+        let route: String
+        let method: HTTPRequest.Method
+        let status: Int
+    }
+
+    struct RequestMetrics {
+        let count: CoreMetrics.Counter
+        let duration: CoreMetrics.Timer
+    }
+
+    func request(route: String, method: HTTPRequest.Method, status: Int, duration: Duration) {
+        let key = RequestKey(route: route, method: method, status: status)
+        let metrics = requests.withLock { cache in
+            if let metrics = cache[key] { return metrics }
+            // Methods a client makes up would each be a series: they share one label.
+            let method = Self.knownMethods.contains(method) ? method.rawValue : "other"
+            let metrics = RequestMetrics(
+                count: CoreMetrics.Counter(
+                    label: "sg_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
+                    factory: factory),
+                duration: CoreMetrics.Timer(
+                    label: "sg_http_request_duration_seconds", dimensions: [("route", route), ("method", method)], factory: factory))
+            cache[key] = metrics
+            return metrics
+        }
+        metrics.count.increment()
+        metrics.duration.recordNanoseconds(duration.nanoseconds)
+    }
+
+    static let knownMethods: Set<HTTPRequest.Method> = [.get, .head, .post, .put, .patch, .delete, .options]
+
+    /// The Prometheus text, with the outbox's depth read now.
+    func exposition(delivery: DeliveryService) async -> ByteBuffer {
+        if let counts = try? await delivery.counts() {
+            for (status, gauge) in outbox { gauge.record(counts[status] ?? 0) }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 * 1024)
+        registry.emit(into: &bytes)
+        return ByteBuffer(bytes: bytes)
+    }
+}
+
+/// Outermost: gives every response its `X-Request-ID` and puts the id into the request's logger, so every line
+/// logged for the request carries it (`hb.request.id`); counts the request by route pattern and status. The id is
+/// Hummingbird's own unless a trusted proxy (`SG_TRUSTED_PROXIES`) sent one that is a plain token.
+struct RequestObservingMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let trustedProxies: Set<String>
+    let metrics: ServerMetrics?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let id: String
+        if let forwarded = request.headers[.xRequestID], RequestIdentity.isPlainToken(forwarded),
+           !trustedProxies.isEmpty, let peer = context.clientAddress, trustedProxies.contains(IPAddress.canonical(peer) ?? peer)
+        {
+            id = forwarded
+            context.logger[metadataKey: "hb.request.id"] = .string(forwarded)
+        } else {
+            id = context.logger[metadataKey: "hb.request.id"]?.description ?? RequestID().description
+        }
+        let start = ContinuousClock.now
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            // ProblemMiddleware, inside, answers every error; this is what the framework would make of one it missed.
+            observe(request, context, status: (error as? any HTTPResponseError)?.status.code ?? 500, since: start)
+            throw error
+        }
+        response.headers[.xRequestID] = id
+        observe(request, context, status: response.status.code, since: start)
+        return response
+    }
+
+    private func observe(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
+        let duration = ContinuousClock.now - start
+        let route = context.endpointPath ?? "NotFound"
+        metrics?.request(route: route, method: request.method, status: status, duration: duration)
+        context.logger.debug("Request served", metadata: [
+            "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(status)",
+            "ms": "\(Double(duration.nanoseconds) / 1_000_000)",
+        ])
+    }
+}
+
+enum RequestIdentity {
+    /// 1-128 characters of letters, digits and `-._:`: what proxies send (UUIDs, hex) and safe in a log line.
+    static func isPlainToken(_ value: String) -> Bool {
+        let bytes = value.utf8
+        guard (1...128).contains(bytes.count) else { return false }
+        return bytes.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":")
+        }
+    }
+}
+
+extension HTTPFields.Element.Name {
+    static let xRequestID = Self("X-Request-ID")!
+}
+
+/// The metrics listener: `GET /metrics` only, on an address of its own (SG_METRICS_ADDRESS), never the API's.
+public func buildMetricsApplication(host: String, port: Int, metrics: ServerMetrics, services: Services, logger: Logger) -> some ApplicationProtocol {
+    Application(
+        router: buildMetricsRouter(metrics: metrics, services: services),
+        configuration: .init(address: .hostname(host, port: port), serverName: "sgserver-metrics"), logger: logger)
+}
+
+public func buildMetricsRouter(metrics: ServerMetrics, services: Services) -> Router<BasicRequestContext> {
+    let router = Router()
+    /// Every metric in Prometheus' text format.
+    router.get("/metrics") { _, _ in
+        Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: await metrics.exposition(delivery: services.core.delivery)))
+    }
+    return router
+}
