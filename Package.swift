@@ -51,6 +51,7 @@ let package = Package(
                 .embedInCode("0013_calendar_feeds.sql"),
                 .embedInCode("0014_approved_requests_by_start.sql"),
                 .embedInCode("0015_token_expiry.sql"),
+                .embedInCode("0018_teams.sql"),
             ],
             swiftSettings: strict
         ),

@@ -35,5 +35,6 @@ public enum SchemaMigrations {
             identifier: "0014_approved_requests_by_start",
             sql: String(decoding: PackageResources._014_approved_requests_by_start_sql, as: UTF8.self)),
         Migration(identifier: "0015_token_expiry", sql: String(decoding: PackageResources._015_token_expiry_sql, as: UTF8.self)),
+        Migration(identifier: "0018_teams", sql: String(decoding: PackageResources._018_teams_sql, as: UTF8.self)),
     ]
 }

@@ -391,6 +391,10 @@ extension AppDatabase {
         SQLStore<any AbsenceReading, any AbsenceWriting>(database: self, reading: SQLAbsences.init, writing: SQLAbsences.init)
     }
 
+    public var teamStore: any TeamStore {
+        SQLStore<any TeamReading, any TeamWriting>(database: self, reading: SQLTeams.init, writing: SQLTeams.init)
+    }
+
     /// The core's services over this database, as both binaries use them.
     public func services(clock: any NowProvider = SystemClock(), retryPolicy: RetryPolicy = RetryPolicy()) -> CoreServices {
         let people = PeopleService(store: peopleStore, clock: clock)
@@ -402,7 +406,8 @@ extension AppDatabase {
             webhooks: WebhookService(store: webhookStore, clock: clock),
             passwords: PasswordService(store: passwordStore, hasher: BcryptPasswordHasher(), clock: clock),
             leaveTypes: LeaveTypeService(store: leaveTypeStore),
-            absences: AbsenceService(store: absenceStore, people: people, clock: clock))
+            absences: AbsenceService(store: absenceStore, people: people, clock: clock),
+            teams: TeamService(store: teamStore, clock: clock))
     }
 }
 
