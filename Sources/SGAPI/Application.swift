@@ -59,6 +59,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     LeaveTypesController(services: services).addRoutes(to: authenticated)
     HolidayCalendarsController(services: services).addRoutes(to: authenticated)
     AbsencesController(services: services).addRoutes(to: authenticated)
+    TeamsController(services: services).addRoutes(to: authenticated)
 
     // Last, after every route: it only wraps the not-found responder.
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))
