@@ -23,14 +23,24 @@ func halfDayText(_ date: CalendarDate, _ half: DayHalf, start: Bool) -> String {
 }
 
 struct Pending: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List pending requests, oldest first.")
+    static let configuration = CommandConfiguration(
+        abstract: "List requests waiting for a decision (pending, and approved by a manager), oldest first.")
     @OptionGroup var global: GlobalOptions
+    @Option(help: "Only the requests of this team's members (its name or id).") var team: String?
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
     func run() async throws {
         try await running {
             let services = try global.services()
-            printOut(requestRows(try await services.holidays.allRequests(RequestFilter(status: .pending), by: try await global.actor(services))).render(format))
+            let actor = try await global.actor(services)
+            var filter = RequestFilter()
+            if let team { filter.employeeIDs = try await services.teams.team(named: team, by: actor).members.map(\.id) }
+            var waiting: [RequestWithEmployee] = []
+            for status in HolidayStatus.allCases where status.awaitsDecision {
+                filter.status = status
+                waiting += try await services.holidays.allRequests(filter, by: actor)
+            }
+            printOut(requestRows(waiting.sorted { $0.request.id < $1.request.id }).render(format))
         }
     }
 }
