@@ -9,20 +9,25 @@ public protocol TeamReading: CompanyReading, ApprovalReading {
     func team(named name: String) throws -> Team?
     func employee(id: Int64) throws -> Employee?
     func employee(username: String) throws -> Employee?
-    /// The team `employeeID` belongs to, if any.
-    func teamID(employeeID: Int64) throws -> Int64?
     /// Whether the employee approves for at least one team.
     func isApprover(employeeID: Int64) throws -> Bool
     func delegation(approverID: Int64) throws -> Delegation?
 }
 
-public protocol TeamWriting: TeamReading {
+/// What putting an employee in a team by its name reads and writes (a directory's login, the team commands).
+public protocol TeamAssigning {
+    /// The team `employeeID` belongs to, if any.
+    func teamID(employeeID: Int64) throws -> Int64?
+    /// The id of the team of that name, compared without case.
+    func teamID(named name: String) throws -> Int64?
     func insertTeam(name: String, twoStage: Bool) throws -> Int64
-    func updateTeam(id: Int64, name: String, twoStage: Bool) throws
-    /// Deletes the team; its members belong to no team and its approvers approve for it no longer.
-    func deleteTeam(id: Int64) throws
     /// Puts the employee in `teamID` (leaving any other team), or in none.
     func setTeam(employeeID: Int64, teamID: Int64?) throws
+}
+
+public protocol TeamWriting: TeamReading, TeamAssigning {    func updateTeam(id: Int64, name: String, twoStage: Bool) throws
+    /// Deletes the team; its members belong to no team and its approvers approve for it no longer.
+    func deleteTeam(id: Int64) throws
     /// Makes the employee an approver of the team (`true`) or not.
     func setApprover(teamID: Int64, employeeID: Int64, _ isApprover: Bool) throws
     /// Replaces the approver's delegation.
@@ -141,19 +146,16 @@ public struct TeamService: Sendable {
         }
     }
 
-    /// Puts the employee in the team of that name, creating it, or in none (`name` nil or empty): what a
-    /// directory says at each login.
-    public func assign(employeeID: Int64, toTeamNamed name: String?) async throws {
-        let name = name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        try await store.write { tx in
-            guard !name.isEmpty else {
-                if try tx.teamID(employeeID: employeeID) != nil { try tx.setTeam(employeeID: employeeID, teamID: nil) }
-                return
-            }
-            let name = try Self.checkName(name)
-            let id = try tx.team(named: name)?.id ?? tx.insertTeam(name: name, twoStage: false)
-            if try tx.teamID(employeeID: employeeID) != id { try tx.setTeam(employeeID: employeeID, teamID: id) }
+    /// Puts the employee in the team of that name, creating it (one stage, no approver yet), or in none (an empty
+    /// name): what a directory says at each login, in the caller's transaction.
+    public static func assign(_ tx: any TeamAssigning, employeeID: Int64, toTeamNamed name: String) throws {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        var id: Int64? = nil
+        if !name.isEmpty {
+            let name = try checkName(name)
+            id = try tx.teamID(named: name) ?? tx.insertTeam(name: name, twoStage: false)
         }
+        if try tx.teamID(employeeID: employeeID) != id { try tx.setTeam(employeeID: employeeID, teamID: id) }
     }
 
     // MARK: Delegation

@@ -54,6 +54,13 @@ struct SQLTeams: TeamWriting {
         }
     }
 
+    func teamID(named name: String) throws -> Int64? {
+        try connection.with("SELECT id FROM teams WHERE name = ?") { statement in
+            statement.bind(1, name)
+            return try statement.step() ? statement.int64(0) : nil
+        }
+    }
+
     func teamID(employeeID: Int64) throws -> Int64? {
         try connection.with("SELECT team_id FROM employees WHERE id = ?") { statement in
             statement.bind(1, employeeID)
