@@ -27,6 +27,9 @@ CREATE TABLE delegations (
 );
 CREATE INDEX delegations_substitute ON delegations(substitute_id);
 
+-- Who decides a request is read with every request and decision: the active admins are a few rows of this index.
+CREATE INDEX employees_active_admins ON employees(id) WHERE is_admin = 1 AND is_active = 1;
+
 -- The new status 'approved-by-manager' holds its days like 'pending'. SQLite cannot change a CHECK constraint, so
 -- the three tables that name the statuses are rebuilt (https://sqlite.org/lang_altertable.html#otheralter) with
 -- their indexes and triggers; the migrator runs this with foreign keys off and checks them before committing.
