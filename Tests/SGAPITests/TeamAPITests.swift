@@ -188,6 +188,10 @@ import SGTestSupport
             expectProblem(try await client.call(.post, "/v1/teams", token: admin, json: #"{"name":"sales"}"#), .conflict, "conflict")
             #expect(try await client.call(.post, "/v1/teams", token: admin, json: #"{"name":""}"#).status == .unprocessableContent)
             #expect(try await client.call(.post, "/v1/teams", token: admin, json: #"{"colour":"red"}"#).status == .unprocessableContent)
+            // Names are counted in code points, as the contract and the database count them.
+            let accents = String(repeating: "e\u{301}", count: 30)
+            #expect(try await client.call(.post, "/v1/teams", token: admin, json: #"{"name":"\#(accents)"}"#).status == .created)
+            #expect(try await client.call(.post, "/v1/teams", token: admin, json: #"{"name":"\#(accents)e"}"#).status == .unprocessableContent)
             // Moving alice to Sales takes her out of Support.
             let moved = try await client.call(.put, "/v1/teams/\(id)/members/\(c.ids["alice"]!)", token: admin)
             #expect((moved.json["members"] as? [[String: Any]])?.compactMap { $0["username"] as? String } == ["alice"])

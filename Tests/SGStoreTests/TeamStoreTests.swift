@@ -121,4 +121,19 @@ import SGTestSupport
         let seenByColleague = try await f.services.absences.absences(query, viewer: f.bob.actor)
         #expect(seenByColleague.rows.first?.absences.isEmpty == true)
     }
+
+    /// What a directory names never stops a login: a long name is cut, a blank one means no team.
+    @Test func aDirectorysTeamNameIsCutToFit() async throws {
+        let f = try await Fixture.make()
+        let long = String(repeating: "Ops ", count: 30)
+        var account = DirectoryAccount(
+            username: "dora", name: "Dora", surname: "Directory", email: "dora@example.com", isAdmin: false, team: long)
+        let dora = try await f.services.accounts.provision(account)
+        var teams = try await f.services.teams.teams(by: Fixture.operatorActor)
+        #expect(teams.count == 1 && teams[0].name.unicodeScalars.count <= Team.maximumNameLength && teams[0].members.map(\.id) == [dora.id])
+        account.team = "  "
+        _ = try await f.services.accounts.provision(account)
+        teams = try await f.services.teams.teams(by: Fixture.operatorActor)
+        #expect(teams[0].members.isEmpty)
+    }
 }

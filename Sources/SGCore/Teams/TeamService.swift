@@ -149,11 +149,12 @@ public struct TeamService: Sendable {
     /// Puts the employee in the team of that name, creating it (one stage, no approver yet), or in none (an empty
     /// name): what a directory says at each login, in the caller's transaction.
     public static func assign(_ tx: any TeamAssigning, employeeID: Int64, toTeamNamed name: String) throws {
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        // What a directory holds must not stop a login: a longer name is cut to the longest a team's may be.
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = String(String.UnicodeScalarView(trimmed.unicodeScalars.prefix(Team.maximumNameLength)))
         var id: Int64? = nil
-        if !name.isEmpty {
-            let name = try checkName(name)
-            id = try tx.teamID(named: name) ?? tx.insertTeam(name: name, twoStage: false)
+        if let valid = try? checkName(name) {
+            id = try tx.teamID(named: valid) ?? tx.insertTeam(name: valid, twoStage: false)
         }
         if try tx.teamID(employeeID: employeeID) != id { try tx.setTeam(employeeID: employeeID, teamID: id) }
     }
@@ -219,8 +220,11 @@ public struct TeamService: Sendable {
 
     static func checkName(_ name: String) throws -> String {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...Team.maximumNameLength).contains(name.count), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw SGError.invalid(field: "name", message: "a team's name has 1 to \(Team.maximumNameLength) characters and no control characters")
+        // Unicode code points, as the contract's maxLength and the database's length() count them.
+        guard (1...Team.maximumNameLength).contains(name.unicodeScalars.count),
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw SGError.invalid(
+                field: "name", message: "a team's name has 1 to \(Team.maximumNameLength) characters (Unicode code points) and no control characters")
         }
         return name
     }
