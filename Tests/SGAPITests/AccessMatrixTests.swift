@@ -40,6 +40,8 @@ import SGTestSupport
         Row(.get, "/v1/holidays/{pending}",                                         401, 200, 404, 200, 401, teams: Self.team(200)),
         Row(.post, "/v1/holidays/{pending}/approve",                                401, 403, 403, 200, 401, teams: Self.team(200)),
         Row(.post, "/v1/holidays/{pending}/reject", body: Body.reason,              401, 403, 403, 200, 401, teams: Self.team(200)),
+        // Without a reason: refused to anyone not entitled before the reason is looked at.
+        Row(.post, "/v1/holidays/{pending}/reject",                                 401, 403, 403, 422, 401, teams: Self.team(422)),
         Row(.post, "/v1/holidays/{approved}/revert",                                401, 403, 403, 200, 401, teams: Self.team(200)),
         // Nobody decides their own request, nor does their substitute.
         Row(.post, "/v1/holidays/{maxPending}/approve",                             401, 403, 403, 200, 401),
@@ -110,7 +112,7 @@ import SGTestSupport
         Row(.delete, "/v1/teams/{team}/approvers/{max}",                            401, 403, 403, 200, 401),
         Row(.get, "/v1/me/delegation",                                              401, 404, 404, 404, 401, teams: [.teamApprover: 200]),
         Row(.put, "/v1/me/delegation", body: Body.delegation,                       401, 403, 403, 403, 401,
-            teams: [.teamApprover: 200, .otherApprover: 200, .substitute: 422]),
+            teams: [.teamApprover: 200, .otherApprover: 200]),
         Row(.delete, "/v1/me/delegation",                                           401, 404, 404, 404, 401, teams: [.teamApprover: 204]),
     ]
 
@@ -152,7 +154,7 @@ import SGTestSupport
         static let calendarFeed = #"{"kind":"personal"}"#
         static let team = #"{"name":"Matrix B","twoStage":true}"#
         static let twoStage = #"{"twoStage":true}"#
-        /// Sue, as everyone's substitute: she cannot be her own (422).
+        /// Sue, as everyone's substitute; she is no approver herself (403).
         static let delegation = #"{"to":{sue},"from":"2026-03-02","until":"2026-03-31"}"#
     }
 

@@ -134,9 +134,6 @@ public struct HolidayService: Sendable {
         let now = clock.now()
         try Self.checkText(note, field: action == .reject ? "reason" : "note")
         let note = note.trimmingCharacters(in: .whitespacesAndNewlines)
-        if action == .reject && note.isEmpty {
-            throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
-        }
         return try await store.write { tx in
             let company = try tx.company()
             let today = Self.today(now, company)
@@ -151,6 +148,10 @@ public struct HolidayService: Sendable {
             }
             let approval = try tx.approvalContext(employeeID: request.employeeID, on: today)
             try HolidayRules.check(action, on: request, by: actor, today: today, approval: approval)
+            // After the rights: someone not entitled hears "forbidden" whatever they sent.
+            if action == .reject && note.isEmpty {
+                throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
+            }
             let from = request.status
             let to = action.target(from: from, twoStage: approval.twoStage, byAdmin: actor.isAdmin)
             let decides = action == .approve || action == .reject
@@ -289,7 +290,7 @@ public struct HolidayService: Sendable {
         }
     }
 
-    /// An employee's own working weeks, by the day each starts: theirs and the admins' to read.
+    /// An employee's own working weeks, by the day each starts: theirs, the admins' and their team approvers' to read.
     public func workingWeeks(employeeID: Int64, by viewer: Actor) async throws -> (company: WorkingWeek, changes: [WorkingWeekChange]) {
         let now = clock.now()
         return try await store.read { tx in
@@ -299,7 +300,7 @@ public struct HolidayService: Sendable {
         }
     }
 
-    /// An employee's allowance history (one year, or every year), oldest first: theirs and the admins' to read.
+    /// An employee's allowance history (one year, or every year), oldest first: theirs, the admins' and their team approvers' to read.
     public func allowanceChanges(employeeID: Int64, year: Int?, by viewer: Actor) async throws -> [AllowanceChange] {
         if let year { try Self.checkYear(year) }
         let now = clock.now()

@@ -176,13 +176,13 @@ public struct TeamService: Sendable {
         guard start.days(to: end) < Self.maximumDelegationDays else {
             throw SGError.invalid(field: "until", message: "a delegation covers at most \(Self.maximumDelegationDays) days")
         }
-        guard substituteID != approverID else {
-            throw SGError.invalid(field: "to", message: "you cannot be your own substitute")
-        }
         let now = clock.now()
         return try await store.write { tx in
             guard try tx.isApprover(employeeID: approverID) else {
                 throw SGError.forbidden("Only an approver of a team can name a substitute.")
+            }
+            guard substituteID != approverID else {
+                throw SGError.invalid(field: "to", message: "you cannot be your own substitute")
             }
             let today = try tx.today(at: now)
             guard end >= today else {
