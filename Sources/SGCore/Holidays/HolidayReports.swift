@@ -153,7 +153,7 @@ extension HolidayService {
     }
 
     /// One request with its history, days per year, and the requester's other requests and balances in the
-    /// years it draws on, as of now. Another employee's request is "not found" for a non-admin.
+    /// years it draws on, as of now. Another employee's request is "not found" for someone who may not read it (`Approval.mayRead`).
     public func requestDetail(id: Int64, by viewer: Actor) async throws -> RequestDetail {
         let now = clock.now()
         let detail = try await store.read { tx -> RequestDetail? in
@@ -179,7 +179,7 @@ extension HolidayService {
     }
 
     /// Any employee's year view (inactive ones included) with the years that hold their data, in one snapshot:
-    /// an admin's, or the employee's own.
+    /// an admin's, the employee's own, or their team approvers'.
     public func employeeYear(employeeID: Int64, year: Int?, by viewer: Actor) async throws -> EmployeeYear {
         let now = clock.now()
         return try await store.read { tx in
