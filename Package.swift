@@ -56,6 +56,7 @@ let package = Package(
                 .embedInCode("0015_token_expiry.sql"),
                 .embedInCode("0016_company_feeds.sql"),
                 .embedInCode("0017_sessions.sql"),
+                .embedInCode("0018_teams.sql"),
             ],
             swiftSettings: strict
         ),

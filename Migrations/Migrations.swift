@@ -37,5 +37,6 @@ public enum SchemaMigrations {
         Migration(identifier: "0015_token_expiry", sql: String(decoding: PackageResources._015_token_expiry_sql, as: UTF8.self)),
         Migration(identifier: "0016_company_feeds", sql: String(decoding: PackageResources._016_company_feeds_sql, as: UTF8.self)),
         Migration(identifier: "0017_sessions", sql: String(decoding: PackageResources._017_sessions_sql, as: UTF8.self)),
+        Migration(identifier: "0018_teams", sql: String(decoding: PackageResources._018_teams_sql, as: UTF8.self)),
     ]
 }

@@ -63,6 +63,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     AbsencesController(services: services).addRoutes(to: authenticated)
     ReportsController(services: services).addRoutes(to: authenticated)
     HomeController(services: services).addRoutes(to: authenticated)
+    TeamsController(services: services).addRoutes(to: authenticated)
 
     // Last, after every route: it only wraps the not-found responder.
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))

@@ -23,14 +23,24 @@ func halfDayText(_ date: CalendarDate, _ half: DayHalf, start: Bool) -> String {
 }
 
 struct Pending: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List pending requests, oldest first.")
+    static let configuration = CommandConfiguration(
+        abstract: "List requests waiting for a decision (pending, and approved by a manager), oldest first.")
     @OptionGroup var global: GlobalOptions
+    @Option(help: "Only the requests of this team's members (its name or id).") var team: String?
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
     func run() async throws {
         try await running {
             let services = try global.services()
-            printOut(requestRows(try await services.holidays.allRequests(RequestFilter(status: .pending), by: try await global.actor(services))).render(format))
+            let actor = try await global.actor(services)
+            var filter = RequestFilter()
+            if let team { filter.employeeIDs = try await services.teams.team(named: team, by: actor).members.map(\.id) }
+            var waiting: [RequestWithEmployee] = []
+            for status in HolidayStatus.allCases where status.awaitsDecision {
+                filter.status = status
+                waiting += try await services.holidays.allRequests(filter, by: actor)
+            }
+            printOut(requestRows(waiting.sorted { $0.request.id < $1.request.id }).render(format))
         }
     }
 }
@@ -38,7 +48,7 @@ struct Pending: AsyncParsableCommand {
 struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List requests by status, year and employee.")
     @OptionGroup var global: GlobalOptions
-    @Option(help: "pending, approved, rejected or cancelled.") var status: String?
+    @Option(help: "pending, approved-by-manager, approved, rejected or cancelled.") var status: String?
     @Option(help: "Requests touching this year.") var year: Int?
     @Option(help: "An employee's username.") var employee: String?
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
@@ -67,7 +77,8 @@ struct Show: AsyncParsableCommand {
             let detail = try await services.holidays.requestDetail(id: id, by: actor)
             let request = detail.request
             // The moves this operator (--as) could make now, by the rules `approve` and the others apply.
-            let allowed = HolidayRules.allowedActions(on: request, by: actor, today: detail.today)
+            let allowed = HolidayRules.allowedActions(on: request, by: actor, today: detail.today, approval: detail.approval)
+            let approvers = Approval.asked(for: request, detail.approval)
             // What employees typed is shown as typed, but no control character reaches the terminal as such.
             func shown(_ text: String) -> String { TextRules.shownSafely(text, keeping: ["\n", "\t"]) }
             var text = """
@@ -78,6 +89,7 @@ struct Show: AsyncParsableCommand {
                 Working days:  \(request.duration)\(detail.daysByYear.count > 1 ? " (" + detail.daysByYear.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + ")" : "")
                 Comment:       \(request.comment.isEmpty ? "-" : shown(request.comment))
                 Allowed moves: \(allowed.map(\.rawValue).joined(separator: ", ").ifEmpty(request.status.allowedActions.isEmpty ? "none (final)" : "none for you"))
+                Approvers:     \(approvers.map { "\(shown($0.fullName)) (\($0.username))" }.joined(separator: ", ").ifEmpty("-"))
                 History:
 
                 """

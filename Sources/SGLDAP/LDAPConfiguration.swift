@@ -77,10 +77,13 @@ public struct LDAPConfiguration: Sendable, Equatable {
         public var email = "mail"
         public var title = "title"
         public var phone = "telephoneNumber"
+        /// The attribute whose (first) value names the employee's team, set at each login and sync; nil: teams are
+        /// managed in the app only.
+        public var team: String?
 
         public init() {}
 
-        public var all: [String] { [username, givenName, surname, fullName, email, title, phone] }
+        public var all: [String] { [username, givenName, surname, fullName, email, title, phone] + (team.map { [$0] } ?? []) }
     }
 
     public struct TLS: Sendable, Equatable {

@@ -251,7 +251,8 @@ public final class LDAPDirectory: EmployeeDirectory {
             username: username, name: Self.clipped(given ?? username), surname: Self.clipped(surname ?? ""),
             email: Self.clipped(entry.first(names.email) ?? "", 254), isAdmin: isAdmin,
             decidesAdmin: configuration.admin != nil, directoryName: entry.dn, displayName: fullName.map { Self.clipped($0) },
-            title: entry.first(names.title).map { Self.clipped($0) }, phone: entry.first(names.phone).map { Self.clipped($0, 64) })
+            title: entry.first(names.title).map { Self.clipped($0) }, phone: entry.first(names.phone).map { Self.clipped($0, 64) },
+            team: names.team.map { entry.first($0).map { Self.clipped($0) } ?? "" })
     }
 
     /// Directory values go into the database as text: control characters out, length bounded.

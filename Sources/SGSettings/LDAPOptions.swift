@@ -39,6 +39,8 @@ public struct LDAPOptions: ParsableArguments {
     public var attrTitle: String?
     @Option(name: .customLong("ldap-attr-phone"), help: "Attribute holding the phone number [SG_LDAP_ATTR_PHONE, default telephoneNumber].")
     public var attrPhone: String?
+    @Option(name: .customLong("ldap-team-attribute"), help: "Attribute naming the employee's team, set at each login, e.g. departmentNumber [SG_LDAP_TEAM_ATTRIBUTE, default: teams are kept in the app].")
+    public var teamAttribute: String?
     @Option(name: .customLong("ldap-start-tls"), help: "Upgrade ldap:// with StartTLS: true or false [SG_LDAP_START_TLS, default false].")
     public var startTLS: String?
     @Option(name: .customLong("ldap-ca-file"), help: "PEM file of the CAs that sign the directory's certificate [SG_LDAP_CA_FILE, default: the system's].")
@@ -78,6 +80,7 @@ public struct LDAPOptions: ParsableArguments {
             "SG_LDAP_ATTR_EMAIL": attrEmail,
             "SG_LDAP_ATTR_TITLE": attrTitle,
             "SG_LDAP_ATTR_PHONE": attrPhone,
+            "SG_LDAP_TEAM_ATTRIBUTE": teamAttribute,
             "SG_LDAP_START_TLS": startTLS,
             "SG_LDAP_CA_FILE": caFile,
             "SG_LDAP_TLS_VERIFY": tlsVerify,

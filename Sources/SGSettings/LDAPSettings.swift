@@ -145,6 +145,7 @@ extension SettingsResolver {
         attributes.email = attribute("SG_LDAP_ATTR_EMAIL", default: attributes.email)
         attributes.title = attribute("SG_LDAP_ATTR_TITLE", default: attributes.title)
         attributes.phone = attribute("SG_LDAP_ATTR_PHONE", default: attributes.phone)
+        if text("SG_LDAP_TEAM_ATTRIBUTE") != nil { attributes.team = attribute("SG_LDAP_TEAM_ATTRIBUTE", default: "") }
 
         // TLS.
         var tls = LDAPConfiguration.TLS()

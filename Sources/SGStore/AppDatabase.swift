@@ -408,6 +408,10 @@ extension AppDatabase {
         SQLStore<any CompanyFeedReading, any CompanyFeedWriting>(database: self, reading: SQLCompanyFeeds.init, writing: SQLCompanyFeeds.init)
     }
 
+    public var teamStore: any TeamStore {
+        SQLStore<any TeamReading, any TeamWriting>(database: self, reading: SQLTeams.init, writing: SQLTeams.init)
+    }
+
     /// The core's services over this database, as both binaries use them.
     public func services(clock: any NowProvider = SystemClock(), retryPolicy: RetryPolicy = RetryPolicy()) -> CoreServices {
         let people = PeopleService(store: peopleStore, clock: clock)
@@ -419,7 +423,8 @@ extension AppDatabase {
             webhooks: WebhookService(store: webhookStore, clock: clock),
             passwords: PasswordService(store: passwordStore, hasher: BcryptPasswordHasher(), clock: clock),
             leaveTypes: LeaveTypeService(store: leaveTypeStore),
-            absences: AbsenceService(store: absenceStore, people: people, clock: clock))
+            absences: AbsenceService(store: absenceStore, people: people, clock: clock),
+            teams: TeamService(store: teamStore, clock: clock))
     }
 }
 

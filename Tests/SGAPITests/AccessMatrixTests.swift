@@ -17,6 +17,11 @@ import SGTestSupport
 /// - `gone`: carol's token from before she was deactivated
 /// - `{session}`: another session of alice's (her second login); `{aliceRefresh}` its refresh token, `{carolRefresh}`
 ///   carol's from before she was deactivated
+/// - `teamApprover`: max, approver of alice's team "Matrix", who names sue his substitute from 2026-01-01 to
+///   2026-12-31; `{maxPending}` is max's own pending request
+/// - `otherApprover`: olga, approver of the team "Elsewhere" (bob's)
+/// - `substitute`: sue, max's substitute (a plain employee otherwise)
+/// The three team callers answer as `other` unless a row says otherwise (`teams:`).
 /// - `{feed}`, `{feedSecret}`: alice's personal calendar feed; `{goneFeedSecret}`: carol's, made before she was deactivated
 ///
 /// To extend: add a row. `everyRouteHasARow` fails until every route the router serves has one.
@@ -40,18 +45,24 @@ import SGTestSupport
         Row(.get, "/v1/me",                                                         401, 200, 200, 200, 401),
         Row(.get, "/v1/me/holidays",                                                401, 200, 200, 200, 401),
         Row(.post, "/v1/me/holidays", body: Body.newHoliday,                        401, 201, 201, 201, 401),
-        Row(.get, "/v1/holidays",                                                   401, 403, 403, 200, 401),
-        Row(.get, "/v1/holidays/{pending}",                                         401, 200, 404, 200, 401),
-        Row(.post, "/v1/holidays/{pending}/approve",                                401, 403, 403, 200, 401),
-        Row(.post, "/v1/holidays/{pending}/reject", body: Body.reason,              401, 403, 403, 200, 401),
-        Row(.post, "/v1/holidays/{approved}/revert",                                401, 403, 403, 200, 401),
-        Row(.post, "/v1/holidays/{pending}/cancel",                                 401, 200, 404, 200, 401),
-        Row(.post, "/v1/holidays/{approved}/cancel",                                401, 200, 404, 200, 401),
+        Row(.get, "/v1/holidays",                                                   401, 403, 403, 200, 401, teams: Self.approvers(200)),
+        Row(.get, "/v1/holidays/{pending}",                                         401, 200, 404, 200, 401, teams: Self.team(200)),
+        Row(.post, "/v1/holidays/{pending}/approve",                                401, 403, 403, 200, 401, teams: Self.team(200)),
+        Row(.post, "/v1/holidays/{pending}/reject", body: Body.reason,              401, 403, 403, 200, 401, teams: Self.team(200)),
+        // Without a reason: refused to anyone not entitled before the reason is looked at.
+        Row(.post, "/v1/holidays/{pending}/reject",                                 401, 403, 403, 422, 401, teams: Self.team(422)),
+        Row(.post, "/v1/holidays/{approved}/revert",                                401, 403, 403, 200, 401, teams: Self.team(200)),
+        // Nobody decides their own request, nor does their substitute.
+        Row(.post, "/v1/holidays/{maxPending}/approve",                             401, 403, 403, 200, 401),
+        Row(.post, "/v1/holidays/{maxPending}/reject", body: Body.reason,           401, 403, 403, 200, 401),
+        // Cancelling stays the owner's and the admins'.
+        Row(.post, "/v1/holidays/{pending}/cancel",                                 401, 200, 404, 200, 401, teams: Self.team(403)),
+        Row(.post, "/v1/holidays/{approved}/cancel",                                401, 200, 404, 200, 401, teams: Self.team(403)),
         Row(.put, "/v1/employees/{alice}/allowances/2026", body: Body.days,         401, 403, 403, 200, 401),
-        Row(.get, "/v1/employees/{alice}/balance",                                  401, 200, 403, 200, 401),
+        Row(.get, "/v1/employees/{alice}/balance",                                  401, 200, 403, 200, 401, teams: Self.team(200)),
         Row(.post, "/v1/employees/{alice}/allowances/2026/adjustments", body: Body.adjustment, 401, 403, 403, 201, 401),
-        Row(.get, "/v1/employees/{alice}/allowances/2026/changes",                  401, 200, 403, 200, 401),
-        Row(.get, "/v1/employees/{alice}/working-weeks",                            401, 200, 403, 200, 401),
+        Row(.get, "/v1/employees/{alice}/allowances/2026/changes",                  401, 200, 403, 200, 401, teams: Self.team(200)),
+        Row(.get, "/v1/employees/{alice}/working-weeks",                            401, 200, 403, 200, 401, teams: Self.team(200)),
         Row(.put, "/v1/employees/{alice}/working-weeks/2027-01-04", body: Body.workingWeek, 401, 403, 403, 200, 401),
         Row(.get, "/v1/public-holidays",                                            401, 200, 200, 200, 401),
         Row(.patch, "/v1/me", body: Body.profile,                                   401, 200, 200, 200, 401),
@@ -64,7 +75,7 @@ import SGTestSupport
         Row(.get, "/v1/employees",                                                  401, 200, 200, 200, 401),
         Row(.get, "/v1/employees/{alice}",                                          401, 200, 200, 200, 401),
         Row(.get, "/v1/employees/{alice}/photo",                                    401, 200, 200, 200, 401),
-        Row(.get, "/v1/employees/{alice}/holidays",                                 401, 200, 403, 200, 401),
+        Row(.get, "/v1/employees/{alice}/holidays",                                 401, 200, 403, 200, 401, teams: Self.team(200)),
         Row(.get, "/v1/notices",                                                    401, 200, 200, 200, 401),
         Row(.get, "/v1/notices?includeExpired=true",                                401, 403, 403, 200, 401),
         Row(.post, "/v1/notices", body: Body.notice,                                401, 403, 403, 201, 401),
@@ -107,11 +118,30 @@ import SGTestSupport
         // The secret is the credential: any caller (or none) reads alice's feed; carol's stopped with her account.
         Row(.get, "/ical/{feedSecret}.ics",                                         200, 200, 200, 200, 200),
         Row(.get, "/ical/{goneFeedSecret}.ics",                                     404, 404, 404, 404, 404),
+        Row(.get, "/v1/teams",                                                      401, 403, 403, 200, 401),
+        Row(.post, "/v1/teams", body: Body.team,                                    401, 403, 403, 201, 401),
+        Row(.get, "/v1/teams/{team}",                                               401, 403, 403, 200, 401),
+        Row(.patch, "/v1/teams/{team}", body: Body.twoStage,                        401, 403, 403, 200, 401),
+        Row(.delete, "/v1/teams/{team}",                                            401, 403, 403, 204, 401),
+        Row(.put, "/v1/teams/{team}/members/{bob}",                                 401, 403, 403, 200, 401),
+        Row(.delete, "/v1/teams/{team}/members/{alice}",                            401, 403, 403, 200, 401),
+        Row(.put, "/v1/teams/{team}/approvers/{bob}",                               401, 403, 403, 200, 401),
+        Row(.delete, "/v1/teams/{team}/approvers/{max}",                            401, 403, 403, 200, 401),
+        Row(.get, "/v1/me/delegation",                                              401, 404, 404, 404, 401, teams: [.teamApprover: 200]),
+        Row(.put, "/v1/me/delegation", body: Body.delegation,                       401, 403, 403, 403, 401,
+            teams: [.teamApprover: 200, .otherApprover: 200]),
+        Row(.delete, "/v1/me/delegation",                                           401, 404, 404, 404, 401, teams: [.teamApprover: 204]),
     ]
 
     enum Caller: String, CaseIterable, Sendable {
-        case none, owner, other, admin, gone
+        case none, owner, other, admin, gone, teamApprover, otherApprover, substitute
     }
+
+    /// The approver of alice's team and his running substitute answer `status`; the other team's approver as `other`.
+    static func team(_ status: Int) -> [Caller: Int] { [.teamApprover: status, .substitute: status] }
+
+    /// Every approver and substitute.
+    static func approvers(_ status: Int) -> [Caller: Int] { [.teamApprover: status, .otherApprover: status, .substitute: status] }
 
     /// What a row sends: a JSON text, or (`photo`) a PNG's bytes.
     enum Body {
@@ -142,6 +172,10 @@ import SGTestSupport
         static let calendarName = #"{"name":"Porto office"}"#
         static let assignment = #"{"calendarId":1}"#
         static let calendarFeed = #"{"kind":"personal"}"#
+        static let team = #"{"name":"Matrix B","twoStage":true}"#
+        static let twoStage = #"{"twoStage":true}"#
+        /// Sue, as everyone's substitute; she is no approver herself (403).
+        static let delegation = #"{"to":{sue},"from":"2026-03-02","until":"2026-03-31"}"#
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -150,11 +184,17 @@ import SGTestSupport
         let body: String?
         let expected: [Caller: Int]
 
-        init(_ method: HTTPRequest.Method, _ path: String, body: String? = nil, _ none: Int, _ owner: Int, _ other: Int, _ admin: Int, _ gone: Int) {
+        init(
+            _ method: HTTPRequest.Method, _ path: String, body: String? = nil, _ none: Int, _ owner: Int, _ other: Int, _ admin: Int,
+            _ gone: Int, teams: [Caller: Int] = [:]
+        ) {
             self.method = method
             self.path = path
             self.body = body
-            self.expected = [.none: none, .owner: owner, .other: other, .admin: admin, .gone: gone]
+            self.expected = [
+                .none: none, .owner: owner, .other: other, .admin: admin, .gone: gone, .teamApprover: teams[.teamApprover] ?? other,
+                .otherApprover: teams[.otherApprover] ?? other, .substitute: teams[.substitute] ?? other,
+            ]
         }
 
         var testDescription: String { "\(method) \(path)\(body.map { " " + $0 } ?? "")" }
@@ -167,6 +207,7 @@ import SGTestSupport
                 if segment == "{device}" { return "{token}" }
                 if index > 0, parts[index - 1] == "public-holidays" { return "{date}" }
                 if segment.hasSuffix(".ics") { return "{secret}.ics" }
+                if ["{bob}", "{alice}", "{max}"].contains(segment) && path.hasPrefix("/v1/teams/") { return "{employeeId}" }
                 if segment.hasPrefix("{") { return "{id}" }
                 if segment.allSatisfy(\.isNumber) { return "{year}" }
                 if CalendarDate(iso: String(segment)) != nil { return "{startsOn}" }
@@ -218,6 +259,26 @@ import SGTestSupport
                 }
                 let (aliceFeed, carolFeed) = (feeds[0], feeds[1])
                 _ = try await h.fixture.services.accounts.deactivate(username: "carol")
+                // Teams: alice in "Matrix" (approver max, whose substitute is sue), bob in "Elsewhere" (approver olga).
+                var ids: [String: Int64] = [:]
+                for name in ["max", "olga", "sue"] {
+                    ids[name] = try await h.fixture.services.accounts.addEmployee(NewEmployee(
+                        username: name, name: name.capitalized, surname: "Team", email: "\(name)@example.com", isAdmin: false,
+                        passwordHash: hash)).id
+                }
+                let teams = h.fixture.services.teams
+                let operatorOfHost = Actor(employeeID: nil, name: "matrix (sgadmin)", isAdmin: true)
+                let matrix = try await teams.create(name: "Matrix", by: operatorOfHost)
+                let elsewhere = try await teams.create(name: "Elsewhere", by: operatorOfHost)
+                for (team, member, approver) in [(matrix, h.fixture.alice.id, ids["max"]!), (elsewhere, h.fixture.bob.id, ids["olga"]!)] {
+                    _ = try await teams.addMember(teamID: team.id, employeeID: member, by: operatorOfHost)
+                    _ = try await teams.addMember(teamID: team.id, employeeID: approver, by: operatorOfHost)
+                    _ = try await teams.addApprover(teamID: team.id, employeeID: approver, by: operatorOfHost)
+                }
+                let max = try await client.login("max")
+                #expect(try await client.call(
+                    .put, "/v1/me/delegation", token: max, json: #"{"to":\#(ids["sue"]!),"from":"2026-01-01","until":"2026-12-31"}"#).status == .ok)
+                let maxPending = try #require(try await client.create(max, Fixture.date("2026-04-13"), Fixture.date("2026-04-14")).json["id"] as? Int)
 
                 let token: String? = switch caller {
                 case .none: nil
@@ -225,27 +286,39 @@ import SGTestSupport
                 case .other: try await client.login("bob")
                 case .admin: admin
                 case .gone: carol
+                case .teamApprover: max
+                case .otherApprover: try await client.login("olga")
+                case .substitute: try await client.login("sue")
                 }
-                let path = row.path
-                    .replacingOccurrences(of: "{pending}", with: String(pending))
-                    .replacingOccurrences(of: "{approved}", with: String(approved))
-                    .replacingOccurrences(of: "{alice}", with: String(h.fixture.alice.id))
-                    .replacingOccurrences(of: "{personalNotice}", with: String(personalNotice))
-                    .replacingOccurrences(of: "{companyNotice}", with: String(companyNotice))
-                    .replacingOccurrences(of: "{device}", with: device)
-                    .replacingOccurrences(of: "{webhook}", with: String(webhook))
-                    .replacingOccurrences(of: "{leaveType}", with: String(leaveType))
-                    .replacingOccurrences(of: "{calendar}", with: String(calendar))
-                    .replacingOccurrences(of: "{feedSecret}", with: aliceFeed.secret)
-                    .replacingOccurrences(of: "{goneFeedSecret}", with: carolFeed.secret)
-                    .replacingOccurrences(of: "{feed}", with: String(aliceFeed.id))
-                    .replacingOccurrences(of: "{session}", with: String(aliceSession))
-                let body = row.body?
-                    .replacingOccurrences(of: "{aliceRefresh}", with: aliceRefresh)
-                    .replacingOccurrences(of: "{carolRefresh}", with: carolRefresh)
+                let placeholders: [(String, String)] = [
+                    ("{pending}", String(pending)),
+                    ("{approved}", String(approved)),
+                    ("{alice}", String(h.fixture.alice.id)),
+                    ("{personalNotice}", String(personalNotice)),
+                    ("{companyNotice}", String(companyNotice)),
+                    ("{device}", device),
+                    ("{webhook}", String(webhook)),
+                    ("{leaveType}", String(leaveType)),
+                    ("{calendar}", String(calendar)),
+                    ("{feedSecret}", aliceFeed.secret),
+                    ("{goneFeedSecret}", carolFeed.secret),
+                    ("{feed}", String(aliceFeed.id)),
+                    ("{session}", String(aliceSession)),
+                    ("{aliceRefresh}", aliceRefresh),
+                    ("{carolRefresh}", carolRefresh),
+                    ("{maxPending}", String(maxPending)),
+                    ("{team}", String(matrix.id)),
+                    ("{bob}", String(h.fixture.bob.id)),
+                    ("{max}", String(ids["max"]!)),
+                    ("{sue}", String(ids["sue"]!)),
+                ]
+                func filled(_ text: String) -> String {
+                    placeholders.reduce(text) { $0.replacingOccurrences(of: $1.0, with: $1.1) }
+                }
+                let path = filled(row.path)
                 let reply = row.body == Body.photo
                     ? try await client.send(row.method, path, token: token, bytes: TestImages.png())
-                    : try await client.call(row.method, path, token: token, json: body)
+                    : try await client.call(row.method, path, token: token, json: row.body.map(filled))
                 #expect(Int(reply.status.code) == row.expected[caller], "\(row.testDescription) as \(caller): \(String(decoding: reply.body, as: UTF8.self))")
                 if reply.status.code >= 400 {
                     #expect(reply.isProblem, "\(row.testDescription) as \(caller)")

@@ -66,7 +66,9 @@ import SGCore
         let employee = Employee(id: 3, username: "bob", name: "José", surname: "Núñez", email: "bob@example.com", isAdmin: false, isActive: true)
         let admin = Actor(employeeID: 1, name: "admin", isAdmin: true)
         let detail = DTO.RequestDetail(
-            request: DTO.Request(request, employee: employee, viewer: admin, today: CalendarDate(iso: "2026-12-01")!),
+            request: DTO.Request(
+                request, employee: employee, viewer: admin, today: CalendarDate(iso: "2026-12-01")!,
+                approval: ApprovalContext(admins: [Employee(id: 1, username: "admin", name: "Ada", surname: "Admin", email: "", isAdmin: true, isActive: true)])),
             workingDaysByYear: [2027: HalfDays(halves: 5), 2026: .days(3)],
             history: [DTO.Event(HolidayEvent(id: 9, requestID: 7, from: nil, to: .pending, actor: "bob", actorEmployeeID: 3,
                                              at: Date(timeIntervalSince1970: 1_790_000_000.5), note: ""))],
@@ -75,7 +77,7 @@ import SGCore
         var json = JSONWriter()
         detail.write(to: &json)
         let text = String(buffer: json.buffer)
-        #expect(text == #"{"allowedActions":["revert","cancel"],"balances":[{"adjusted":0,"allowance":23,"approved":3,"carriedOver":0,"carryOverExpiresOn":null,"#
+        #expect(text == #"{"allowedActions":["revert","cancel"],"approvers":[],"balances":[{"adjusted":0,"allowance":23,"approved":3,"carriedOver":0,"carryOverExpiresOn":null,"#
             + #""expired":0,"pending":0.5,"remaining":19.5,"year":2026}],"#
             + #""comment":"Home, \"really\"","createdAt":"2026-09-21T14:13:20.500Z","#
             + #""decidedAt":"2026-09-21T14:15:00.000Z","decidedBy":"admin","employee":{"id":3,"name":"José","surname":"Núñez","username":"bob"},"#

@@ -10,6 +10,8 @@ import Testing
     static let admin = Actor(employeeID: 2, name: "admin", isAdmin: true)
     static let operatorOfHost = Actor(employeeID: nil, name: "root (sgadmin)", isAdmin: true)
     static let stranger = Actor(employeeID: 3, name: "bob", isAdmin: false)
+    /// A company without teams, with one admin besides the owner: the admins decide.
+    static let noTeams = ApprovalContext(admins: [Employee(id: 2, username: "admin", name: "Ada", surname: "Admin", email: "", isAdmin: true, isActive: true)])
 
     func request(_ status: HolidayStatus, start: CalendarDate = CalendarDate(iso: "2026-03-10")!) -> HolidayRequest {
         HolidayRequest(
@@ -21,7 +23,7 @@ import Testing
 
     func outcome(_ action: HolidayAction, _ status: HolidayStatus, _ actor: Actor, start: CalendarDate = CalendarDate(iso: "2026-03-10")!) -> Outcome {
         do {
-            try HolidayRules.check(action, on: request(status, start: start), by: actor, today: Self.today)
+            try HolidayRules.check(action, on: request(status, start: start), by: actor, today: Self.today, approval: Self.noTeams)
             return .allowed
         } catch SGError.forbidden {
             return .forbidden
@@ -40,6 +42,8 @@ import Testing
 
     @Test func adminDecisionsFollowTheStateMachine() {
         let expected: [(HolidayAction, HolidayStatus, Outcome)] = [
+            (.approve, .approvedByManager, .allowed), (.reject, .approvedByManager, .allowed),
+            (.revert, .approvedByManager, .allowed), (.cancel, .approvedByManager, .allowed),
             (.approve, .pending, .allowed), (.approve, .approved, .wrongState), (.approve, .rejected, .wrongState), (.approve, .cancelled, .wrongState),
             (.reject, .pending, .allowed), (.reject, .approved, .wrongState), (.reject, .rejected, .wrongState), (.reject, .cancelled, .wrongState),
             (.revert, .pending, .wrongState), (.revert, .approved, .allowed), (.revert, .rejected, .wrongState), (.revert, .cancelled, .wrongState),
@@ -59,6 +63,7 @@ import Testing
         }
         #expect(outcome(.cancel, .pending, Self.owner) == .allowed)
         #expect(outcome(.cancel, .approved, Self.owner) == .allowed)
+        #expect(outcome(.cancel, .approvedByManager, Self.owner) == .allowed)
         #expect(outcome(.cancel, .rejected, Self.owner) == .wrongState)
         #expect(outcome(.cancel, .cancelled, Self.owner) == .wrongState)
     }
@@ -91,18 +96,18 @@ import Testing
     }
 
     @Test func anEmployeesHolidaysAreTheirsAndTheAdminsToRead() {
-        #expect(HolidayRules.mayRead(holidaysOf: 1, by: Self.owner))
-        #expect(HolidayRules.mayRead(holidaysOf: 1, by: Self.admin))
-        #expect(HolidayRules.mayRead(holidaysOf: 1, by: Self.operatorOfHost))
-        #expect(!HolidayRules.mayRead(holidaysOf: 1, by: Self.stranger))
+        #expect(Approval.mayRead(holidaysOf: 1, by: Self.owner, Self.noTeams))
+        #expect(Approval.mayRead(holidaysOf: 1, by: Self.admin, Self.noTeams))
+        #expect(Approval.mayRead(holidaysOf: 1, by: Self.operatorOfHost, Self.noTeams))
+        #expect(!Approval.mayRead(holidaysOf: 1, by: Self.stranger, Self.noTeams))
     }
 
     @Test func allowedActionsAreWhatCheckAllows() {
-        #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.admin, today: Self.today) == [.approve, .reject, .cancel])
-        #expect(HolidayRules.allowedActions(on: request(.approved), by: Self.admin, today: Self.today) == [.revert, .cancel])
-        #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.owner, today: Self.today) == [.cancel])
-        #expect(HolidayRules.allowedActions(on: request(.rejected), by: Self.admin, today: Self.today) == [])
-        #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.stranger, today: Self.today) == [])
+        #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.admin, today: Self.today, approval: Self.noTeams) == [.approve, .reject, .cancel])
+        #expect(HolidayRules.allowedActions(on: request(.approved), by: Self.admin, today: Self.today, approval: Self.noTeams) == [.revert, .cancel])
+        #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.owner, today: Self.today, approval: Self.noTeams) == [.cancel])
+        #expect(HolidayRules.allowedActions(on: request(.rejected), by: Self.admin, today: Self.today, approval: Self.noTeams) == [])
+        #expect(HolidayRules.allowedActions(on: request(.pending), by: Self.stranger, today: Self.today, approval: Self.noTeams) == [])
     }
 
     @Test func theWrongStateMessageNamesTheStateAndTheMoves() {

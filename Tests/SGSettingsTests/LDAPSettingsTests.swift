@@ -30,6 +30,7 @@ struct LDAPSettingsTests {
         #expect(configuration.mode == .searchThenBind(filter: "(uid={username})"))
         #expect(configuration.attributes == LDAPConfiguration.Attributes())
         #expect(configuration.attributes.all == ["uid", "givenName", "sn", "cn", "mail", "title", "telephoneNumber"])
+        #expect(configuration.attributes.team == nil)
         #expect(configuration.timeout == 3)
         #expect(configuration.connectTimeout == 3)
         #expect(configuration.tls.verifyCertificates)
@@ -54,9 +55,12 @@ struct LDAPSettingsTests {
             "SG_LDAP_ADMIN_GROUP": "CN=Holiday Admins,OU=Groups,DC=corp,DC=example,DC=com",
             "SG_LDAP_MEMBER_OF_ATTRIBUTE": "memberOf",
             "SG_LDAP_TIMEOUT": "2.5",
+            "SG_LDAP_TEAM_ATTRIBUTE": "department",
         ])
         #expect(resolution.problems.isEmpty)
         let configuration = try #require(resolution.configuration)
+        #expect(configuration.attributes.team == "department" && configuration.attributes.all.last == "department")
+        #expect(try Self.resolve(["SG_LDAP_TEAM_ATTRIBUTE": "not an attribute"]).problems.contains { $0.contains("SG_LDAP_TEAM_ATTRIBUTE") })
         #expect(configuration.bindPassword == "s3cret-from-file")
         #expect(configuration.admin == .memberOf(attribute: "memberOf", groupDN: "CN=Holiday Admins,OU=Groups,DC=corp,DC=example,DC=com"))
         #expect(configuration.attributes.username == "sAMAccountName")

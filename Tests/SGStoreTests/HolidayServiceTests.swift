@@ -172,7 +172,7 @@ import SGTestSupport
         await #expect(throws: SGError.notFound("Holiday request \(request.id) does not exist.")) {
             try await f.service.perform(.cancel, on: request.id, by: f.bob.actor)
         }
-        await #expect(throws: SGError.forbidden("Only an admin can approve a holiday request.")) {
+        await #expect(throws: SGError.forbidden("Only an approver of the requester's team, their substitute or an admin can approve a holiday request.")) {
             try await f.service.perform(.approve, on: request.id, by: f.alice.actor)
         }
     }

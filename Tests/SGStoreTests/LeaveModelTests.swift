@@ -369,7 +369,7 @@ import SGTestSupport
                 """).map { row in (0..<6).map { row[$0] as Int } }
             let counted = try Row.fetchAll(db, sql: """
                 SELECT d.employee_id, d.year, SUM(CASE WHEN r.status = 'approved' THEN d.halves ELSE 0 END),
-                       SUM(CASE WHEN r.status = 'pending' THEN d.halves ELSE 0 END),
+                       SUM(CASE WHEN r.status IN ('pending', 'approved-by-manager') THEN d.halves ELSE 0 END),
                        SUM(CASE WHEN r.end_date <= printf('%04d-', d.year) || c.carry_over_expiry THEN d.halves ELSE 0 END),
                        SUM(r.start_date <= printf('%04d-', d.year) || c.carry_over_expiry
                            AND r.end_date > printf('%04d-', d.year) || c.carry_over_expiry)

@@ -255,4 +255,31 @@ import Testing
         f.clock.set(noon.addingTimeInterval(4 * 86_400))
         #expect(try await f.services.delivery.remind(waitingHours: 48) == 2)
     }
+    /// With teams, the people asked to decide hear of a request: the team's approvers and a running substitute, not
+    /// the admins; at the second stage, the admins; the daily digest goes to the same people.
+    @Test func teamRequestsGoToTheirApproversAndSubstitutes() async throws {
+        let f = try await Fixture.make()
+        try await emailOn(f)
+        let hash = "x"
+        let sue = try await f.services.accounts.addEmployee(NewEmployee(
+            username: "sue", name: "Sue", surname: "Stand-in", email: "sue@example.com", isAdmin: false, passwordHash: hash))
+        let teams = f.services.teams
+        let team = try await teams.create(name: "Support", twoStage: true, by: Fixture.operatorActor)
+        _ = try await teams.addMember(teamID: team.id, employeeID: f.alice.id, by: Fixture.operatorActor)
+        _ = try await teams.addApprover(teamID: team.id, employeeID: f.bob.id, by: Fixture.operatorActor)
+        _ = try await teams.delegate(from: actor(f.bob), to: sue.id, from: f.today, until: f.day(10))
+        let noon = f.clock.now()
+        let request = try await f.service.createRequest(
+            for: f.alice.id, start: f.weekday(7), end: f.weekday(7), comment: "", actor: actor(f.alice))
+        var messages = try await all(f)
+        #expect(messages.map(\.draft.address).sorted() == ["bob@example.com", "sue@example.com"])
+        // A digest to the same two, two days later.
+        f.clock.set(noon.addingTimeInterval(3 * 86_400))
+        #expect(try await f.services.delivery.remind(waitingHours: 48) == 2)
+        let afterDigest = try await all(f).count
+        _ = try await f.service.perform(.approve, on: request.id, by: actor(f.bob))
+        messages = Array(try await all(f).dropFirst(afterDigest))
+        #expect(messages.map(\.draft.address).sorted() == ["admin2@example.com", "admin@example.com", "alice@example.com"])
+        #expect(messages.first { $0.draft.address == "admin@example.com" }?.draft.subject.hasPrefix("To decide:") == true)
+    }
 }

@@ -10,11 +10,18 @@ enum DTO {
         let employee: Employee?
         /// The moves the caller can make on this request now.
         let allowedActions: [HolidayAction]
+        /// Who is asked to decide it now (`Approval.asked`).
+        let approvers: [Employee]
 
-        init(_ request: HolidayRequest, employee: Employee?, viewer: Actor, today: CalendarDate) {
+        init(_ request: HolidayRequest, employee: Employee?, viewer: Actor, today: CalendarDate, approval: ApprovalContext) {
             self.request = request
             self.employee = employee
-            allowedActions = HolidayRules.allowedActions(on: request, by: viewer, today: today)
+            allowedActions = HolidayRules.allowedActions(on: request, by: viewer, today: today, approval: approval)
+            approvers = Approval.asked(for: request, approval)
+        }
+
+        init(_ decidable: DecidableRequest, employee: Employee?, viewer: Actor, today: CalendarDate) {
+            self.init(decidable.request, employee: employee, viewer: viewer, today: today, approval: decidable.approval)
         }
 
         func write(to json: inout JSONWriter) {
@@ -28,6 +35,7 @@ enum DTO {
             otherRequests: [Request]? = nil, balances: [Balance]? = nil
         ) {
             json.key("allowedActions"); json.array(allowedActions) { json, action in json.value(action.rawValue) }
+            json.key("approvers"); json.array(approvers) { json, approver in json.value(EmployeeRef(approver)) }
             if let balances { json.key("balances"); json.array(balances) { json, balance in json.value(balance) } }
             json.key("comment"); json.value(request.comment)
             json.key("createdAt"); json.value(request.createdAt)

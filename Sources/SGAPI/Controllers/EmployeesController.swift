@@ -94,7 +94,7 @@ struct EmployeesController {
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         }
 
-        /// Admin (or the employee themself): any employee's requests touching a year and that year's balance,
+        /// Admin (or the employee themself, or those who decide their requests): any employee's requests touching a year and that year's balance,
         /// inactive employees included, with the years that hold data.
         group.get("/employees/:id/holidays") { request, context in
             let viewer = try context.requireEmployee()
@@ -105,19 +105,19 @@ struct EmployeesController {
             let view = found.view
             return JSON.response(written: DTO.EmployeeYear(
                 employee: try JSON.encoder.encode(DTO.Colleague(profile)), year: view.year,
-                requests: view.requests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: view.today) },
+                requests: view.requests.map {
+                    DTO.Request($0, employee: nil, viewer: viewer.actor, today: view.today, approval: view.approval)
+                },
                 balance: view.balance, years: found.years))
         }
 
-        /// One employee's balance for a year (default: this year): an admin, or the employee themself.
+        /// One employee's balance for a year (default: this year): an admin, the employee themself, or those who
+        /// decide their requests.
         group.get("/employees/:id/balance") { request, context in
             let viewer = try context.requireEmployee()
             let id = try context.parameters.id("id", what: "Employee")
-            guard HolidayRules.mayRead(holidaysOf: id, by: viewer.actor) else {
-                throw SGError.forbidden("Only an admin can read another employee's balance.")
-            }
             let year = try await services.company.year(try request.integerQuery("year", in: HolidayService.supportedYears))
-            return JSON.response(written: try await services.holidays.balance(employeeID: id, year: year))
+            return JSON.response(written: try await services.holidays.balance(employeeID: id, year: year, by: viewer.actor))
         }
 
         /// Admin: sets one employee's allowance for one year, overriding the company default.

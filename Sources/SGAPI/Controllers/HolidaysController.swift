@@ -16,9 +16,10 @@ struct HolidaysController {
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        /// Admin: requests filtered by status, year and employee, by id, a page at a time.
+        /// Requests filtered by status, year and employee, by id, a page at a time: every request for an admin, the
+        /// requests of the employees they decide for for an approver or a running substitute.
         group.get("/holidays") { request, context in
-            let viewer = try context.requireAdmin()
+            let viewer = try context.requireEmployee()
             var filter = RequestFilter()
             if let text = request.uri.queryParameters.get("status") { filter.status = try HolidayStatus.parse(text, field: "status") }
             filter.year = try request.integerQuery("year", in: HolidayService.supportedYears)
@@ -28,7 +29,9 @@ struct HolidaysController {
             let page = try await services.holidays.requests(filter, by: viewer.actor)
             let today = try await services.company.today()
             return JSON.response(written: DTO.RequestList(
-                items: page.items.map { DTO.Request($0.request, employee: $0.employee, viewer: viewer.actor, today: today) },
+                items: page.items.map {
+                    DTO.Request($0.request, employee: $0.employee, viewer: viewer.actor, today: today, approval: $0.approval)
+                },
                 total: page.total, nextAfter: page.nextAfterID))
         }
 
@@ -40,15 +43,18 @@ struct HolidaysController {
                 id: try context.parameters.id("id", what: "Holiday request"), by: viewer.actor)
             let today = detail.today
             return JSON.response(written: DTO.RequestDetail(
-                request: DTO.Request(detail.request, employee: detail.employee, viewer: viewer.actor, today: today),
+                request: DTO.Request(detail.request, employee: detail.employee, viewer: viewer.actor, today: today, approval: detail.approval),
                 workingDaysByYear: detail.daysByYear,
                 history: detail.events.map(DTO.Event.init),
-                otherRequests: detail.otherRequests.map { DTO.Request($0, employee: nil, viewer: viewer.actor, today: today) },
+                otherRequests: detail.otherRequests.map {
+                    DTO.Request($0, employee: nil, viewer: viewer.actor, today: today, approval: detail.approval)
+                },
                 balances: detail.balances))
         }
 
         for action in HolidayAction.allCases {
-            /// Moves a request: approve, reject (with a reason), revert (approved to pending) or cancel.
+            /// Moves a request: approve, reject (with a reason), revert (approved or approved by the manager, to
+            /// pending) or cancel.
             group.post("/holidays/:id/\(action.rawValue)") { request, context in
                 let actor = try context.requireEmployee()
                 let id = try context.parameters.id("id", what: "Holiday request")
@@ -56,7 +62,7 @@ struct HolidaysController {
                 let note = action == .reject
                     ? try await JSON.decodeIfPresent(RejectionBody.self, from: request, context: context)?.reason ?? ""
                     : try await JSON.decodeIfPresent(NoteBody.self, from: request, context: context)?.note ?? ""
-                let updated = try await services.holidays.perform(action, on: id, by: actor.actor, note: note)
+                let updated = try await services.holidays.move(action, on: id, by: actor.actor, note: note)
                 let today = try await services.company.today()
                 return JSON.response(written: DTO.Request(updated, employee: nil, viewer: actor.actor, today: today))
             }

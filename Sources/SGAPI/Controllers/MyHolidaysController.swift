@@ -46,7 +46,9 @@ struct MyHolidaysController {
                 var json = JSONWriter()
                 DTO.YearHolidays(
                     year: view.year,
-                    requests: view.requests.map { DTO.Request($0, employee: nil, viewer: employee.actor, today: view.today) },
+                    requests: view.requests.map {
+                        DTO.Request($0, employee: nil, viewer: employee.actor, today: view.today, approval: view.approval)
+                    },
                     balance: view.balance
                 ).write(to: &json)
                 return RenderedYearView(today: view.today, timeZone: view.timeZone, body: json.buffer)
@@ -59,13 +61,13 @@ struct MyHolidaysController {
         group.post("/me/holidays") { request, context in
             let employee = try context.requireEmployee()
             let body = try await JSON.decode(NewHolidayBody.self, from: request, context: context)
-            let created = try await services.holidays.createRequest(
+            let created = try await services.holidays.create(
                 for: employee.id, period: try body.period(), leaveTypeID: body.leaveTypeId, comment: body.comment ?? "",
                 actor: employee.actor)
             let today = try await services.company.today()
             return JSON.response(
                 written: DTO.Request(created, employee: employee, viewer: employee.actor, today: today), status: .created,
-                headers: [.location: "/v1/holidays/\(created.id)"])
+                headers: [.location: "/v1/holidays/\(created.request.id)"])
         }
     }
 }

@@ -17,8 +17,9 @@ public struct AbsenceService: Sendable {
 
     /// A page of active employees in directory order (or the one asked for) with their pending and approved
     /// requests sharing a day with the range, and the public holidays of their calendars in it, as `viewer` may
-    /// see them: approved requests are confirmed; pending ones are tentative and shown only to admins and to
-    /// their owner; colleagues never see a private leave type's name nor which request it is.
+    /// see them: approved requests are confirmed; pending ones (and those approved by a manager) are tentative and
+    /// shown only to admins, to their owner and to those who decide the owner's requests (`Approval`); colleagues
+    /// never see a private leave type's name nor which request it is.
     public func absences(_ query: AbsenceQuery, viewer: Actor) async throws -> AbsenceOverview {
         guard query.from <= query.to else {
             throw SGError.invalid(field: "to", message: "\(query.to) is before from (\(query.from))")
@@ -30,6 +31,7 @@ public struct AbsenceService: Sendable {
             throw SGError.invalid(field: "limit", message: "must be between 1 and \(AbsenceQuery.maximumLimit)")
         }
         try await people.refreshFoldedCopiesIfNeeded()
+        let now = clock.now()
         return try await store.read { tx in
             guard let page = try tx.absencePage(employeeID: query.employeeID, afterID: query.afterID, limit: query.limit + 1) else {
                 throw SGError.invalid(field: "after", message: "\(query.afterID ?? 0) is not an employee id; pass the nextAfter of the previous page")
@@ -38,14 +40,19 @@ public struct AbsenceService: Sendable {
                 throw SGError.notFound("Employee \(id) does not exist.")
             }
             let employees = Array(page.prefix(query.limit))
+            // The viewer's own, and those of the employees whose requests they decide.
+            let decided = try viewer.isAdmin ? [] : viewer.employeeID.map { [$0] + (try tx.teamStageEmployees(decidedBy: $0, on: try tx.today(at: now))) } ?? []
             let found = try tx.absences(
                 employeeIDs: employees.map(\.employee.id), from: query.from, to: query.to, pendingOfEveryone: viewer.isAdmin,
-                pendingOf: viewer.employeeID)
+                pendingOf: decided)
             let byEmployee = Dictionary(grouping: found, by: \.employeeID)
+            let seen = Set(decided)
             let rows = employees.map { employee in
                 AbsenceOverview.Row(
                     employee: employee,
-                    absences: (byEmployee[employee.employee.id] ?? []).compactMap { Self.entry($0, viewer: viewer) })
+                    absences: (byEmployee[employee.employee.id] ?? []).compactMap {
+                        Self.entry($0, viewer: viewer, decides: seen.contains($0.employeeID))
+                    })
             }
             let calendarIDs = Set(employees.map(\.holidayCalendarID)).sorted()
             return AbsenceOverview(
@@ -56,12 +63,13 @@ public struct AbsenceService: Sendable {
     }
 
     /// What `viewer` sees of one absence; nil when nothing (another employee's pending request, for a non-admin).
-    static func entry(_ absence: Absence, viewer: Actor) -> AbsenceOverview.Entry? {
+    /// `decides`: the viewer decides the owner's requests (or is the owner).
+    static func entry(_ absence: Absence, viewer: Actor, decides: Bool = false) -> AbsenceOverview.Entry? {
         let isOwn = viewer.employeeID == absence.employeeID
-        let seesAll = viewer.isAdmin || isOwn
+        let seesAll = viewer.isAdmin || isOwn || decides
         switch absence.status {
         case .approved: break
-        case .pending: guard seesAll else { return nil }
+        case .pending, .approvedByManager: guard seesAll else { return nil }
         case .rejected, .cancelled: return nil
         }
         return AbsenceOverview.Entry(

@@ -186,15 +186,15 @@ public struct FeedOwner: Sendable {
 }
 
 /// What the overview and the feeds read, in one snapshot.
-public protocol AbsenceReading: CompanyReading {
+public protocol AbsenceReading: CompanyReading, ApprovalReading {
     /// Up to `limit` employees in directory order (folded sort key, then id) after `afterID` (from the start when
     /// nil): the active ones, or only `employeeID` (active or not) when given. Nil when `afterID` names no employee.
     func absencePage(employeeID: Int64?, afterID: Int64?, limit: Int) throws -> [AbsentEmployee]?
     /// With one statement, whatever the range: the approved requests of `employeeIDs` sharing a day with
-    /// `start...end`, and the pending ones too of everyone (`pendingOfEveryone`) or of `pendingOf`; by employee,
-    /// then start date.
+    /// `start...end`, and the pending and approved-by-manager ones too of everyone (`pendingOfEveryone`) or of
+    /// `pendingOf`; by employee, then start date.
     func absences(
-        employeeIDs: [Int64], from start: CalendarDate, to end: CalendarDate, pendingOfEveryone: Bool, pendingOf: Int64?
+        employeeIDs: [Int64], from start: CalendarDate, to end: CalendarDate, pendingOfEveryone: Bool, pendingOf: [Int64]
     ) throws -> [Absence]
     /// The calendars `calendarIDs` (by id) with their public holidays in `start...end`, by date.
     func calendarHolidays(calendarIDs: [Int64], from start: CalendarDate, to end: CalendarDate) throws -> [CalendarHolidays]

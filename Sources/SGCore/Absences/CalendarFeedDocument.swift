@@ -19,7 +19,7 @@ public enum CalendarFeedDocument {
 
     static let uidDomain = "sgemployee"
 
-    /// The employee's own requests: pending as TENTATIVE, approved as CONFIRMED, cancelled or rejected as CANCELLED.
+    /// The employee's own requests: pending (and approved by the manager) as TENTATIVE, approved as CONFIRMED, cancelled or rejected as CANCELLED.
     public static func personal(companyName: String, owner: Employee, requests: [FeedRequest]) -> [UInt8] {
         var ics = header(name: "\(companyName): \(owner.fullName)'s leave")
         for request in requests {
@@ -27,6 +27,7 @@ public enum CalendarFeedDocument {
             var summary = HolidayRequest.kindInWords(leaveTypeID: absence.leaveTypeID, leaveTypeName: absence.leaveTypeName)
             switch absence.status {
             case .pending: summary += " (pending)"
+            case .approvedByManager: summary += " (approved by the manager)"
             case .rejected: summary += " (rejected)"
             case .cancelled: summary += " (cancelled)"
             case .approved: break
@@ -129,7 +130,7 @@ public enum CalendarFeedDocument {
 
     static func status(_ status: HolidayStatus) -> String {
         switch status {
-        case .pending: "TENTATIVE"
+        case .pending, .approvedByManager: "TENTATIVE"
         case .approved: "CONFIRMED"
         case .rejected, .cancelled: "CANCELLED"
         }

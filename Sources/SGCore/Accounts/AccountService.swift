@@ -57,6 +57,7 @@ public struct AccountService: Sendable {
             }
             try tx.setDirectoryHeldFields(employeeID: id, owned.intersection([.position, .phone]), from: account)
             if account.directoryName != nil { try tx.saveDirectoryRecord(employeeID: id, account, at: now) }
+            if let team = account.team { try TeamService.assign(tx, employeeID: id, toTeamNamed: team) }
             return try Self.existing(tx, id)
         }
     }

@@ -14,10 +14,12 @@ public struct DirectoryAccount: Sendable, Equatable {
     public var displayName: String?
     public var title: String?
     public var phone: String?
+    /// The team the directory names (empty: none); nil when the directory does not decide teams.
+    public var team: String?
 
     public init(
         username: String, name: String, surname: String, email: String, isAdmin: Bool, decidesAdmin: Bool = true,
-        directoryName: String? = nil, displayName: String? = nil, title: String? = nil, phone: String? = nil
+        directoryName: String? = nil, displayName: String? = nil, title: String? = nil, phone: String? = nil, team: String? = nil
     ) {
         self.username = username
         self.name = name
@@ -29,6 +31,7 @@ public struct DirectoryAccount: Sendable, Equatable {
         self.displayName = displayName
         self.title = title
         self.phone = phone
+        self.team = team
     }
 }
 

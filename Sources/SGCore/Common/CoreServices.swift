@@ -15,11 +15,12 @@ public struct CoreServices: Sendable {
     public let leaveTypes: LeaveTypeService
     /// Who is off, and the calendar feeds.
     public let absences: AbsenceService
+    public let teams: TeamService
 
     public init(
         holidays: HolidayService, company: CompanyService, people: PeopleService, notices: NoticeService,
         devices: DeviceService, accounts: AccountService, delivery: DeliveryService, webhooks: WebhookService,
-        passwords: PasswordService, leaveTypes: LeaveTypeService, absences: AbsenceService
+        passwords: PasswordService, leaveTypes: LeaveTypeService, absences: AbsenceService, teams: TeamService
     ) {
         self.holidays = holidays
         self.company = company
@@ -32,6 +33,7 @@ public struct CoreServices: Sendable {
         self.passwords = passwords
         self.leaveTypes = leaveTypes
         self.absences = absences
+        self.teams = teams
     }
 
     /// Logins checked by `directory` and sessions, over the same accounts.

@@ -3,7 +3,9 @@ import Foundation
 /// Who hears of what, and what they read: the messages of one event, written into the outbox in the event's
 /// transaction by the rules that make the event (so the server and `sgadmin` announce alike).
 ///
-/// - Approvers (active admins) hear of new and cancelled requests, except of their own doing or their own request.
+/// - The people asked to decide (`Approval.asked`: the team's approvers who are not away and their running
+///   substitutes, else the admins) hear of new requests, of requests approved by the manager (two-stage teams)
+///   and of the cancellation of a request they were asked about, except of their own doing or their own request.
 /// - The owner hears of every move of their request that someone else made (decisions, reverts, an admin's cancel).
 /// - Every active employee hears of a new company notice.
 /// - E-mail goes only to those whose switch is on, and only when the server sends e-mail; webhooks get every event
@@ -13,7 +15,7 @@ public enum Announcements {
     public static func event(from: HolidayStatus?, to: HolidayStatus) -> DeliveryEvent? {
         switch (from, to) {
         case (nil, .pending): .holidayRequested
-        case (_, .approved): .holidayApproved
+        case (_, .approved), (_, .approvedByManager): .holidayApproved
         case (_, .rejected): .holidayRejected
         case (.approved?, .pending): .holidayReverted
         case (_, .cancelled): .holidayCancelled
@@ -25,7 +27,7 @@ public enum Announcements {
     /// is to hear of it: with e-mail off and no subscription, a move costs two small reads and nothing more.
     public static func holiday(
         _ tx: any OutboxWriting & AudienceReading, request: HolidayRequest, owner ownerLookup: () throws -> Employee?,
-        from: HolidayStatus?, actor: Actor, note: String, at now: Date
+        from: HolidayStatus?, actor: Actor, note: String, at now: Date, deciders: [Int64]
     ) throws {
         guard let event = event(from: from, to: request.status) else { return }
         let configuration = try tx.deliveryConfiguration()
@@ -37,8 +39,8 @@ public enum Announcements {
             if actor.employeeID != owner.id, event != .holidayRequested, let person = try tx.recipient(employeeID: owner.id) {
                 recipients.append(person)
             }
-            if event == .holidayRequested || event == .holidayCancelled {
-                recipients += try tx.approvers().filter { $0.employeeID != owner.id && $0.employeeID != actor.employeeID }
+            if event == .holidayRequested || event == .holidayCancelled || request.status == .approvedByManager {
+                recipients += try deciders.filter { $0 != owner.id && $0 != actor.employeeID }.compactMap { try tx.recipient(employeeID: $0) }
             }
             for person in recipients where person.reachableByEmail {
                 let mail = HolidayMail(
@@ -116,6 +118,8 @@ struct HolidayMail {
     var subject: String {
         switch event {
         case .holidayRequested: "\(kind) request from \(owner.fullName): \(dates)"
+        case .holidayApproved where request.status == .approvedByManager:
+            toOwner ? "Your \(kind.lowercased()) \(dates) is approved by your manager" : "To decide: \(owner.fullName), \(dates), approved by the manager"
         case .holidayApproved: toOwner ? "Your \(kind.lowercased()) \(dates) is approved" : "Approved: \(owner.fullName), \(dates)"
         case .holidayRejected: toOwner ? "Your \(kind.lowercased()) request \(dates) is rejected" : "Rejected: \(owner.fullName), \(dates)"
         case .holidayReverted: toOwner ? "Your \(kind.lowercased()) \(dates) is back to pending" : "Back to pending: \(owner.fullName), \(dates)"
@@ -133,6 +137,9 @@ struct HolidayMail {
                     + (request.period.isWholeDays ? "from \(request.startDate) to \(request.endDate)" : dates) + ": \(days).")
             if !request.comment.isEmpty { lines.append("Comment: \(request.comment)") }
             lines.append("It waits for your decision.")
+        case .holidayApproved where request.status == .approvedByManager:
+            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was approved by \(actor.name), the team's manager.")
+            lines.append(toOwner ? "An admin decides next." : "It waits for your decision.")
         case .holidayApproved:
             lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was approved by \(actor.name).")
         case .holidayRejected:

@@ -104,8 +104,8 @@ public struct DeliveryService: Sendable {
     /// The company's hour from which the day's reminders go out.
     public static let reminderHour = 8
 
-    /// Once a company day, from `reminderHour`: each approver who wants e-mail gets one digest of the requests that
-    /// have waited more than `waitingHours` for a decision (their own excepted). Safe to call often and from several
+    /// Once a company day, from `reminderHour`: each person asked to decide (`Approval.asked`) who wants e-mail gets
+    /// one digest of the requests asked of them that have waited more than `waitingHours` for a decision. Safe to call often and from several
     /// servers: a digest is keyed by approver and day, so a second call writes nothing. Returns how many were written.
     @discardableResult
     public func remind(waitingHours: Int) async throws -> Int {
@@ -118,10 +118,18 @@ public struct DeliveryService: Sendable {
             guard configuration.emailEnabled, sinceMidnight >= Double(Self.reminderHour) * 3600 else { return 0 }
             let waiting = try tx.waitingRequests(createdBefore: now.addingTimeInterval(-Double(waitingHours) * 3600))
             guard !waiting.isEmpty else { return 0 }
+            var asked: [Int64: [(request: HolidayRequest, owner: Employee)]] = [:]
+            var contexts: [Int64: ApprovalContext] = [:]
+            for item in waiting {
+                let context = try contexts[item.owner.id] ?? tx.approvalContext(employeeID: item.owner.id, on: today)
+                contexts[item.owner.id] = context
+                for person in Approval.asked(for: item.request, context) where person.id != item.owner.id {
+                    asked[person.id, default: []].append(item)
+                }
+            }
             var written = 0
-            for approver in try tx.approvers() where approver.reachableByEmail {
-                let theirs = waiting.filter { $0.owner.id != approver.employeeID }
-                guard !theirs.isEmpty else { continue }
+            for (id, theirs) in asked.sorted(by: { $0.key < $1.key }) {
+                guard let approver = try tx.recipient(employeeID: id), approver.reachableByEmail else { continue }
                 let digest = ReminderMail(
                     requests: theirs, waitingHours: waitingHours, publicURL: configuration.publicURL)
                 let key = "reminder:\(approver.employeeID):\(today)"

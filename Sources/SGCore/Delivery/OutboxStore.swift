@@ -20,8 +20,6 @@ extension OutboxWriting {
 public protocol AudienceReading {
     /// How this deployment delivers: written by the server at start, read by both binaries.
     func deliveryConfiguration() throws -> DeliveryConfiguration
-    /// The employees who decide requests (active admins today).
-    func approvers() throws -> [Recipient]
     func recipient(employeeID: Int64) throws -> Recipient?
     /// Every active employee, for company-wide news.
     func everyone() throws -> [Recipient]
@@ -40,7 +38,7 @@ public protocol OutboxReading: CompanyReading {
     func webhook(id: Int64) throws -> WebhookSubscription?
 }
 
-public protocol OutboxTransaction: OutboxReading, OutboxWriting, AudienceReading {
+public protocol OutboxTransaction: OutboxReading, OutboxWriting, AudienceReading, ApprovalReading {
     /// Leases up to `limit` pending messages of `channels` that are due and not leased by a live worker, oldest
     /// due first, and counts an attempt on each. (A server without e-mail leaves e-mail to one that has it.)
     func claimDue(owner: String, now: Date, leaseUntil: Date, limit: Int, channels: Set<DeliveryChannel>) throws -> [OutboxMessage]

@@ -4,6 +4,8 @@ public struct RequestFilter: Sendable, Equatable {
     public var status: HolidayStatus?
     public var year: Int?
     public var employeeID: Int64?
+    /// Only these employees' requests (an approver's teams, a team).
+    public var employeeIDs: [Int64]?
     /// Keyset pagination: only requests with a larger id.
     public var afterID: Int64?
     public var limit: Int
@@ -23,10 +25,13 @@ public struct RequestFilter: Sendable, Equatable {
 public struct RequestWithEmployee: Sendable {
     public let request: HolidayRequest
     public let employee: Employee
+    /// Who decides the request; filled by `HolidayService`'s lists.
+    public var approval: ApprovalContext
 
-    public init(request: HolidayRequest, employee: Employee) {
+    public init(request: HolidayRequest, employee: Employee, approval: ApprovalContext = ApprovalContext(admins: [])) {
         self.request = request
         self.employee = employee
+        self.approval = approval
     }
 }
 
@@ -57,6 +62,8 @@ public struct RequestDetail: Sendable {
     public let balances: [Balance]
     /// The company's today at the instant the detail was read.
     public let today: CalendarDate
+    /// Who decides the requester's requests, today.
+    public let approval: ApprovalContext
 }
 
 /// One employee's holiday year, for the admin's view of any employee.
@@ -84,21 +91,57 @@ public struct ExportRow: Sendable {
 }
 
 extension HolidayService {
-    /// Requests matching `filter`, a page at a time (admins).
+    /// Requests matching `filter`, a page at a time, with who decides each: every request for an admin; for an
+    /// approver or a running substitute, the requests of the employees they decide for (`Approval`), so that
+    /// `status=pending` is what they may decide.
     public func requests(_ filter: RequestFilter, by actor: Actor) async throws -> RequestPage {
-        guard actor.isAdmin else { throw SGError.forbidden("This needs an admin account.") }
         try Self.check(filter)
-        return try await store.read { tx in try tx.requestPage(filter) }
+        let now = clock.now()
+        return try await store.read { tx in
+            let today = try tx.today(at: now)
+            let page = try tx.requestPage(try Self.visible(tx, filter, by: actor, today: today))
+            return RequestPage(items: try Self.withApproval(tx, page.items, today: today), total: page.total, nextAfterID: page.nextAfterID)
+        }
     }
 
-    /// Every request matching `filter` (all pages), by id, from one snapshot (admins).
+    /// Every request matching `filter` (all pages), by id, from one snapshot, as `requests` restricts them.
     public func allRequests(_ filter: RequestFilter, by actor: Actor) async throws -> [RequestWithEmployee] {
-        guard actor.isAdmin else { throw SGError.forbidden("This needs an admin account.") }
         var filter = filter
         filter.afterID = nil
         filter.limit = Int(Int32.max)
         let all = filter
-        return try await store.read { tx in try tx.requestPage(all).items }
+        let now = clock.now()
+        return try await store.read { tx in
+            let today = try tx.today(at: now)
+            return try Self.withApproval(tx, try tx.requestPage(try Self.visible(tx, all, by: actor, today: today)).items, today: today)
+        }
+    }
+
+    /// `filter` narrowed to what `actor` may list; "forbidden" for someone who decides for nobody.
+    private static func visible(_ tx: any HolidayReading, _ filter: RequestFilter, by actor: Actor, today: CalendarDate) throws -> RequestFilter {
+        guard !actor.isAdmin else { return filter }
+        let decided = try actor.employeeID.map { try tx.teamStageEmployees(decidedBy: $0, on: today) } ?? []
+        guard !decided.isEmpty else {
+            throw SGError.forbidden("This needs an admin account, or an approver's: you decide nobody's requests.")
+        }
+        var filter = filter
+        filter.employeeIDs = filter.employeeIDs.map { Array(Set($0).intersection(decided)).sorted() } ?? decided
+        return filter
+    }
+
+    /// The items with who decides each, reading each employee's context once.
+    private static func withApproval(_ tx: any HolidayReading, _ items: [RequestWithEmployee], today: CalendarDate) throws -> [RequestWithEmployee] {
+        var contexts: [Int64: ApprovalContext] = [:]
+        return try items.map { item in
+            var item = item
+            if let known = contexts[item.employee.id] {
+                item.approval = known
+            } else {
+                item.approval = try tx.approvalContext(employeeID: item.employee.id, on: today)
+                contexts[item.employee.id] = item.approval
+            }
+            return item
+        }
     }
 
     private static func check(_ filter: RequestFilter) throws {
@@ -110,25 +153,26 @@ extension HolidayService {
     }
 
     /// One request with its history, days per year, and the requester's other requests and balances in the
-    /// years it draws on, as of now. Another employee's request is "not found" for a non-admin.
+    /// years it draws on, as of now. Another employee's request is "not found" for someone who may not read it (`Approval.mayRead`).
     public func requestDetail(id: Int64, by viewer: Actor) async throws -> RequestDetail {
         let now = clock.now()
         let detail = try await store.read { tx -> RequestDetail? in
-            guard let request = try tx.request(id: id), HolidayRules.mayRead(holidaysOf: request.employeeID, by: viewer),
-                  let employee = try tx.employee(id: request.employeeID)
-            else { return nil }
+            let company = try tx.company()
+            let today = Self.today(now, company)
+            guard let request = try tx.request(id: id), let employee = try tx.employee(id: request.employeeID) else { return nil }
+            let approval = try tx.approvalContext(employeeID: request.employeeID, on: today)
+            guard Approval.mayRead(holidaysOf: request.employeeID, by: viewer, approval) else { return nil }
             let daysByYear = try tx.daysByYear(requestID: id)
             let years = daysByYear.isEmpty ? [request.startDate.year] : daysByYear.keys.sorted()
             let others = try tx.requests(employeeID: request.employeeID, touchingYears: years.first!...years.last!)
                 .filter { $0.id != request.id }
-            let company = try tx.company()
             return RequestDetail(
                 request: request, employee: employee, events: try tx.events(requestID: id), daysByYear: daysByYear,
                 otherRequests: others,
                 // One ledger for every year the request draws on.
                 balances: try Self.balances(tx, employeeID: request.employeeID, company: company, through: years.last!)
                     .filter { years.contains($0.year) },
-                today: Self.today(now, company))
+                today: today, approval: approval)
         }
         guard let detail else { throw SGError.notFound("Holiday request \(id) does not exist.") }
         return detail
@@ -142,13 +186,11 @@ extension HolidayService {
     }
 
     /// Any employee's year view (inactive ones included) with the years that hold their data, in one snapshot:
-    /// an admin's, or the employee's own.
+    /// an admin's, the employee's own, or their team approvers'.
     public func employeeYear(employeeID: Int64, year: Int?, by viewer: Actor) async throws -> EmployeeYear {
-        guard HolidayRules.mayRead(holidaysOf: employeeID, by: viewer) else {
-            throw SGError.forbidden("Only an admin can read another employee's holidays.")
-        }
         let now = clock.now()
         return try await store.read { tx in
+            try Self.checkMayRead(tx, employeeID: employeeID, by: viewer, now: now, what: "holidays")
             _ = try Self.existingEmployee(tx, employeeID)
             return EmployeeYear(
                 view: try Self.yearView(tx, employeeID: employeeID, year: year, now: now),

@@ -29,6 +29,13 @@ public struct HolidayService: Sendable {
     public func createRequest(
         for employeeID: Int64, period: LeavePeriod, leaveTypeID: Int64? = nil, comment: String, actor: Actor
     ) async throws -> HolidayRequest {
+        try await create(for: employeeID, period: period, leaveTypeID: leaveTypeID, comment: comment, actor: actor).request
+    }
+
+    /// `createRequest`, returning the request with who decides it.
+    public func create(
+        for employeeID: Int64, period: LeavePeriod, leaveTypeID: Int64? = nil, comment: String, actor: Actor
+    ) async throws -> DecidableRequest {
         let now = clock.now()
         try Self.checkText(comment, field: "comment")
         let comment = comment.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -76,8 +83,9 @@ public struct HolidayService: Sendable {
             // leave fewer to carry into the next, which must still cover what is held there.
             if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: employeeID, company: company, holding: daysByYear) }
             try tx.appendEvent(requestID: request.id, from: nil, to: status, actor: actor, at: now, note: comment)
-            try Self.notify(tx, request: request, owner: employee, from: nil, actor: actor, note: comment, at: now)
-            return request
+            let approval = try tx.approvalContext(employeeID: employeeID, on: today)
+            try Self.notify(tx, request: request, owner: employee, from: nil, actor: actor, note: comment, at: now, approval: approval)
+            return DecidableRequest(request: request, approval: approval)
         }
     }
 
@@ -115,30 +123,40 @@ public struct HolidayService: Sendable {
     }
 
     /// Applies `action` to request `id` as `actor`, or throws without writing anything.
-    /// Another employee's request is "not found" for a non-admin: its existence is not disclosed.
+    /// Another employee's request is "not found" for someone who may not read it: its existence is not disclosed.
     @discardableResult
     public func perform(_ action: HolidayAction, on id: Int64, by actor: Actor, note: String = "") async throws -> HolidayRequest {
+        try await move(action, on: id, by: actor, note: note).request
+    }
+
+    /// `perform`, returning the request with who decides it after the move.
+    public func move(_ action: HolidayAction, on id: Int64, by actor: Actor, note: String = "") async throws -> DecidableRequest {
         let now = clock.now()
         try Self.checkText(note, field: action == .reject ? "reason" : "note")
         let note = note.trimmingCharacters(in: .whitespacesAndNewlines)
-        // Checked before the lookup, so that a non-admin cannot probe which ids exist.
-        if action.isDecision && !actor.isAdmin {
-            throw SGError.forbidden("Only an admin can \(action.rawValue) a holiday request.")
-        }
-        if action == .reject && note.isEmpty {
-            throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
-        }
         return try await store.write { tx in
+            let company = try tx.company()
+            let today = Self.today(now, company)
+            // Checked before the lookup, so that someone who decides for nobody cannot probe which ids exist.
+            if action.isDecision && !actor.isAdmin,
+               try actor.employeeID.map({ try tx.teamStageEmployees(decidedBy: $0, on: today).isEmpty }) ?? true {
+                throw SGError.forbidden(
+                    "Only an approver of the requester's team, their substitute or an admin can \(action.rawValue) a holiday request.")
+            }
             guard var request = try tx.request(id: id) else {
                 throw SGError.notFound("Holiday request \(id) does not exist.")
             }
-            let company = try tx.company()
-            try HolidayRules.check(action, on: request, by: actor, today: Self.today(now, company))
+            let approval = try tx.approvalContext(employeeID: request.employeeID, on: today)
+            try HolidayRules.check(action, on: request, by: actor, today: today, approval: approval)
+            // After the rights: someone not entitled hears "forbidden" whatever they sent.
+            if action == .reject && note.isEmpty {
+                throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
+            }
             let from = request.status
-            try tx.updateStatus(
-                requestID: id, to: action.to, at: now,
-                decidedBy: (action == .approve || action == .reject) ? actor.name : nil)
-            try tx.appendEvent(requestID: id, from: from, to: action.to, actor: actor, at: now, note: note)
+            let to = action.target(from: from, twoStage: approval.twoStage, byAdmin: actor.isAdmin)
+            let decides = action == .approve || action == .reject
+            try tx.updateStatus(requestID: id, to: to, at: now, decidedBy: decides ? actor.name : nil)
+            try tx.appendEvent(requestID: id, from: from, to: to, actor: actor, at: now, note: note)
             if action == .approve || action == .revert, let type = try tx.leaveType(id: request.leaveTypeID) {
                 // The allowance or the type's cap may have been lowered since the request was made: the days it
                 // holds must still fit.
@@ -146,15 +164,15 @@ public struct HolidayService: Sendable {
                 try Self.checkCap(tx, type: type, employeeID: request.employeeID, adding: days, recheck: true)
                 if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: request.employeeID, company: company, holding: days) }
             }
-            request.status = action.to
+            request.status = to
             request.updatedAt = now
-            if action == .approve || action == .reject {
+            if decides {
                 request.decidedBy = actor.name
                 request.decidedAt = now
             }
             // After the checks that may still refuse the move.
-            try Self.notify(tx, request: request, from: from, actor: actor, note: note, at: now)
-            return request
+            try Self.notify(tx, request: request, from: from, actor: actor, note: note, at: now, approval: approval)
+            return DecidableRequest(request: request, approval: approval)
         }
     }
 
@@ -168,6 +186,8 @@ public struct HolidayService: Sendable {
         /// The company's, in which `today` was taken: what the view says of each request (may it still be
         /// cancelled?) holds while `today.isToday(at:in:)` this zone.
         public let timeZone: TimeZone
+        /// Who decides the employee's requests, as of `today`.
+        public let approval: ApprovalContext
     }
 
     public func yearView(employeeID: Int64, year: Int?) async throws -> YearView {
@@ -184,14 +204,16 @@ public struct HolidayService: Sendable {
         return YearView(
             today: today, year: year, requests: try tx.requests(employeeID: employeeID, touchingYears: year...year),
             balance: try balance(tx, employeeID: employeeID, year: year, company: company),
-            timeZone: company.timeZone)
+            timeZone: company.timeZone, approval: try tx.approvalContext(employeeID: employeeID, on: today))
     }
 
     // MARK: Balances and allowances
 
-    public func balance(employeeID: Int64, year: Int) async throws -> Balance {
+    public func balance(employeeID: Int64, year: Int, by viewer: Actor? = nil) async throws -> Balance {
         try Self.checkYear(year)
+        let now = clock.now()
         return try await store.read { tx in
+            if let viewer { try Self.checkMayRead(tx, employeeID: employeeID, by: viewer, now: now, what: "balance") }
             _ = try Self.existingEmployee(tx, employeeID)
             return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
         }
@@ -268,24 +290,22 @@ public struct HolidayService: Sendable {
         }
     }
 
-    /// An employee's own working weeks, by the day each starts: theirs and the admins' to read.
+    /// An employee's own working weeks, by the day each starts: theirs, the admins' and their team approvers' to read.
     public func workingWeeks(employeeID: Int64, by viewer: Actor) async throws -> (company: WorkingWeek, changes: [WorkingWeekChange]) {
-        guard HolidayRules.mayRead(holidaysOf: employeeID, by: viewer) else {
-            throw SGError.forbidden("Only an admin can read another employee's working week.")
-        }
+        let now = clock.now()
         return try await store.read { tx in
+            try Self.checkMayRead(tx, employeeID: employeeID, by: viewer, now: now, what: "working week")
             _ = try Self.existingEmployee(tx, employeeID)
             return (try tx.company().workingWeek, try tx.workingWeekChanges(employeeID: employeeID))
         }
     }
 
-    /// An employee's allowance history (one year, or every year), oldest first: theirs and the admins' to read.
+    /// An employee's allowance history (one year, or every year), oldest first: theirs, the admins' and their team approvers' to read.
     public func allowanceChanges(employeeID: Int64, year: Int?, by viewer: Actor) async throws -> [AllowanceChange] {
         if let year { try Self.checkYear(year) }
-        guard HolidayRules.mayRead(holidaysOf: employeeID, by: viewer) else {
-            throw SGError.forbidden("Only an admin can read another employee's allowance history.")
-        }
+        let now = clock.now()
         return try await store.read { tx in
+            try Self.checkMayRead(tx, employeeID: employeeID, by: viewer, now: now, what: "allowance history")
             _ = try Self.existingEmployee(tx, employeeID)
             return try tx.allowanceChanges(employeeID: employeeID, year: year)
         }
@@ -298,7 +318,7 @@ public struct HolidayService: Sendable {
     /// `owner`: the request's owner when the caller has read them already.
     static func notify(
         _ tx: any HolidayTransaction, request: HolidayRequest, owner: Employee? = nil, from: HolidayStatus?, actor: Actor,
-        note: String, at: Date
+        note: String, at: Date, approval: ApprovalContext
     ) throws {
         let to = request.status
         // The owner is "You" in their notice (and gets none for their own new request): only another actor's name
@@ -309,9 +329,12 @@ public struct HolidayService: Sendable {
             for: request, from: from, to: to, actor: actor, actorDisplayName: displayName, note: note, at: at) {
             try tx.appendNotice(notice)
         }
+        // A cancellation is told to those who decide the request while it waits.
+        var asked = request
+        if to == .cancelled { asked.status = from == .approvedByManager ? .approvedByManager : .pending }
         try Announcements.holiday(
             tx, request: request, owner: { try owner ?? tx.employee(id: request.employeeID) }, from: from, actor: actor,
-            note: note, at: at)
+            note: note, at: at, deciders: Approval.asked(for: asked, approval).map(\.id))
     }
 
     // MARK: Shared helpers
@@ -380,6 +403,13 @@ public struct HolidayService: Sendable {
             throw SGError.conflict(overdrawn.year == year ? sameYear(overdrawn) : overdrawnMessage(overdrawn))
         }
         return ledger.first { $0.year == year }!
+    }
+
+    /// Refuses `viewer` another employee's `what` unless they are an admin or decide that employee's requests.
+    static func checkMayRead(_ tx: any HolidayReading, employeeID: Int64, by viewer: Actor, now: Date, what: String) throws {
+        guard try tx.mayRead(holidaysOf: employeeID, by: viewer, on: try tx.today(at: now)) else {
+            throw SGError.forbidden("Only an admin or an approver of their team can read another employee's \(what).")
+        }
     }
 
     /// The employee `id`, or "not found".

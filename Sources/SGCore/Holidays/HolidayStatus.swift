@@ -1,14 +1,21 @@
-/// Where a holiday request stands. Rejected and cancelled are final.
+/// Where a holiday request stands. Rejected and cancelled are final. `approvedByManager` exists only in teams with
+/// two-stage approval: the team's approver has approved, an admin decides next.
 public enum HolidayStatus: String, Codable, Sendable, CaseIterable {
-    case pending, approved, rejected, cancelled
+    case pending
+    case approvedByManager = "approved-by-manager"
+    case approved, rejected, cancelled
 
     /// The moves that can ever leave this state, whoever asks.
     public var allowedActions: [HolidayAction] {
         HolidayAction.allCases.filter { $0.from.contains(self) }
     }
 
-    /// Pending and approved requests hold their days: they count against the allowance and block overlaps.
-    public var holdsDays: Bool { self == .pending || self == .approved }
+    /// Pending, approved-by-manager and approved requests hold their days: they count against the allowance and
+    /// block overlaps. Approved-by-manager days count as pending in a balance.
+    public var holdsDays: Bool { self != .rejected && self != .cancelled }
+
+    /// Waiting for someone's decision.
+    public var awaitsDecision: Bool { self == .pending || self == .approvedByManager }
 
     /// A status as a client or an operator writes it, exactly; anything else is an error naming `field`.
     public static func parse(_ text: String, field: String) throws -> HolidayStatus {
@@ -25,12 +32,13 @@ public enum HolidayAction: String, Codable, Sendable, CaseIterable {
 
     public var from: Set<HolidayStatus> {
         switch self {
-        case .approve, .reject: [.pending]
-        case .revert: [.approved]
-        case .cancel: [.pending, .approved]
+        case .approve, .reject: [.pending, .approvedByManager]
+        case .revert: [.approvedByManager, .approved]
+        case .cancel: [.pending, .approvedByManager, .approved]
         }
     }
 
+    /// Where the move leads in a team with one stage (an approval is final).
     public var to: HolidayStatus {
         switch self {
         case .approve: .approved
@@ -40,6 +48,13 @@ public enum HolidayAction: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    /// Approve, reject and revert are an admin's decisions; cancel is the owner's (or an admin's).
+    /// Where the move leads from `status`: in a team with two-stage approval, an approver's approval of a pending
+    /// request is the first stage (`approvedByManager`); an admin's approval is always final.
+    public func target(from status: HolidayStatus, twoStage: Bool, byAdmin: Bool) -> HolidayStatus {
+        if self == .approve && status == .pending && twoStage && !byAdmin { return .approvedByManager }
+        return to
+    }
+
+    /// Approve, reject and revert are decisions (`Approval`); cancel is the owner's (or an admin's).
     public var isDecision: Bool { self != .cancel }
 }

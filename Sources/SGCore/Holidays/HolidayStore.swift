@@ -2,7 +2,7 @@ import Foundation
 
 /// The data the holiday rules read, inside one database transaction (one consistent snapshot).
 /// Every method runs in the transaction opened by `HolidayStore.read` or `write`.
-public protocol HolidayReading: CompanyReading, LeaveTypeReading {
+public protocol HolidayReading: CompanyReading, LeaveTypeReading, ApprovalReading {
     func employee(id: Int64) throws -> Employee?
     func employee(username: String) throws -> Employee?
     /// The public holidays in `start...end` of the calendar the employee belongs to.

@@ -173,6 +173,7 @@ public enum HolidayNotices {
         switch (from, to) {
         case (nil, _): (what, verb) = ("requested", "requested")
         case (_, .approved): (what, verb) = ("approved", "approved")
+        case (_, .approvedByManager): (what, verb) = ("approved by the manager", "approved")
         case (_, .rejected): (what, verb) = ("rejected", "rejected")
         case (_, .pending): (what, verb) = ("moved back to pending", "reverted")
         case (_, .cancelled): (what, verb) = ("cancelled", "cancelled")

@@ -6,6 +6,14 @@ import SGSQLite
 struct SQLAbsences: AbsenceWriting {
     let connection: SQLConnection
 
+    func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext {
+        try SQLTeams(connection: connection).approvalContext(employeeID: employeeID, on: day)
+    }
+
+    func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64] {
+        try SQLTeams(connection: connection).teamStageEmployees(decidedBy: employeeID, on: day)
+    }
+
     func company() throws -> CompanySettings {
         try Rows.company(connection)
     }
@@ -83,12 +91,13 @@ struct SQLAbsences: AbsenceWriting {
         FROM json_each(?1) page
         JOIN holiday_requests r ON r.employee_id = page.value AND r.start_date BETWEEN ?2 AND ?3 AND r.end_date >= ?4
         JOIN leave_types t ON t.id = r.leave_type_id
-        WHERE r.status = 'approved' OR (r.status = 'pending' AND (?5 = 1 OR r.employee_id = ?6))
+        WHERE r.status = 'approved'
+           OR (r.status IN ('pending', 'approved-by-manager') AND (?5 = 1 OR r.employee_id IN (SELECT value FROM json_each(?6))))
         ORDER BY r.employee_id, r.start_date, r.id
         """
 
     func absences(
-        employeeIDs: [Int64], from start: CalendarDate, to end: CalendarDate, pendingOfEveryone: Bool, pendingOf: Int64?
+        employeeIDs: [Int64], from start: CalendarDate, to end: CalendarDate, pendingOfEveryone: Bool, pendingOf: [Int64]
     ) throws -> [Absence] {
         guard !employeeIDs.isEmpty else { return [] }
         return try connection.with(Self.absencesSQL) { statement in
@@ -97,7 +106,7 @@ struct SQLAbsences: AbsenceWriting {
             statement.bind(3, end)
             statement.bind(4, start)
             statement.bind(5, pendingOfEveryone ? 1 : 0)
-            statement.bind(6, pendingOf)
+            statement.bind(6, Self.jsonArray(pendingOf))
             var found: [Absence] = []
             while try statement.step() { found.append(try Self.absence(statement)) }
             return found

@@ -111,6 +111,13 @@ struct SQLAccounts: AccountWriting {
         }
     }
 
+    // Teams, as a directory assigns them (SQLTeams).
+
+    func teamID(employeeID: Int64) throws -> Int64? { try SQLTeams(connection: connection).teamID(employeeID: employeeID) }
+    func teamID(named name: String) throws -> Int64? { try SQLTeams(connection: connection).teamID(named: name) }
+    func insertTeam(name: String, twoStage: Bool) throws -> Int64 { try SQLTeams(connection: connection).insertTeam(name: name, twoStage: twoStage) }
+    func setTeam(employeeID: Int64, teamID: Int64?) throws { try SQLTeams(connection: connection).setTeam(employeeID: employeeID, teamID: teamID) }
+
     func saveDirectoryRecord(employeeID: Int64, _ account: DirectoryAccount, at: Date) throws {
         guard let dn = account.directoryName else { return }
         try connection.execute(

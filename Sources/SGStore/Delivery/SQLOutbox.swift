@@ -9,6 +9,14 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
 
     func company() throws -> CompanySettings { try Rows.company(connection) }
 
+    func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext {
+        try SQLTeams(connection: connection).approvalContext(employeeID: employeeID, on: day)
+    }
+
+    func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64] {
+        try SQLTeams(connection: connection).teamStageEmployees(decidedBy: employeeID, on: day)
+    }
+
     // MARK: Writing
 
     func enqueue(_ draft: OutboxDraft, at: Date, giveUpAt: Date) throws -> Bool {
@@ -71,10 +79,6 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             }
             return found
         }
-    }
-
-    func approvers() throws -> [Recipient] {
-        try recipients(where: "is_admin = 1 AND is_active = 1")
     }
 
     func recipient(employeeID: Int64) throws -> Recipient? {
@@ -268,7 +272,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             """
             SELECT \(Rows.requestColumns), \(Rows.employeeColumnsOfE)
             FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
-            WHERE r.status = 'pending' AND r.created_at < ? AND e.is_active = 1
+            WHERE r.status IN ('pending', 'approved-by-manager') AND r.created_at < ? AND e.is_active = 1
             ORDER BY r.created_at, r.id
             """
         ) { statement in
@@ -310,7 +314,6 @@ extension OutboxWriting where Self: SQLOutboxUser {
 
 extension AudienceReading where Self: SQLOutboxUser {
     func deliveryConfiguration() throws -> DeliveryConfiguration { try SQLOutbox(connection: connection).deliveryConfiguration() }
-    func approvers() throws -> [Recipient] { try SQLOutbox(connection: connection).approvers() }
     func recipient(employeeID: Int64) throws -> Recipient? { try SQLOutbox(connection: connection).recipient(employeeID: employeeID) }
     func everyone() throws -> [Recipient] { try SQLOutbox(connection: connection).everyone() }
     func webhookSubscriptions(for event: DeliveryEvent) throws -> [WebhookSubscription] {

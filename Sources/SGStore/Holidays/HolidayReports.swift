@@ -47,6 +47,7 @@ extension SQLHolidayTransaction {
         if let status = filter.status { conditions.append("r.status = '\(status.rawValue)'") }
         if filter.year != nil { conditions.append("r.start_date <= ? AND r.end_date >= ?") }
         if filter.employeeID != nil { conditions.append("r.employee_id = ?") }
+        if filter.employeeIDs != nil { conditions.append("r.employee_id IN (SELECT value FROM json_each(?))") }
         if includingAfter && filter.afterID != nil { conditions.append("r.id > ?") }
         return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     }
@@ -59,6 +60,7 @@ extension SQLHolidayTransaction {
             index += 1; statement.bind(index, CalendarDate.firstOfYear(year)!)
         }
         if let employeeID = filter.employeeID { index += 1; statement.bind(index, employeeID) }
+        if let ids = filter.employeeIDs { index += 1; statement.bind(index, "[" + ids.map(String.init).joined(separator: ",") + "]") }
         if includingAfter, let afterID = filter.afterID { index += 1; statement.bind(index, afterID) }
         return index
     }

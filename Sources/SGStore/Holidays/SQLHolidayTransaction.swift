@@ -16,6 +16,14 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try Rows.employee(connection, id: id)
     }
 
+    func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext {
+        try SQLTeams(connection: connection).approvalContext(employeeID: employeeID, on: day)
+    }
+
+    func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64] {
+        try SQLTeams(connection: connection).teamStageEmployees(decidedBy: employeeID, on: day)
+    }
+
     func employee(username: String) throws -> Employee? {
         try Rows.employee(connection, username: username)
     }

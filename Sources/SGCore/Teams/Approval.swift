@@ -1,0 +1,146 @@
+import Foundation
+
+/// What decides who may decide one employee's requests on one day, read in the transaction of the decision
+/// (`ApprovalReading.approvalContext`).
+public struct ApprovalContext: Sendable, Equatable {
+    /// The employee's team, if any.
+    public var teamID: Int64?
+    public var twoStage: Bool
+    /// The team's active approvers.
+    public var approvers: [Employee]
+    /// The approvers on approved leave that day.
+    public var away: Set<Int64>
+    /// Active substitutes of the team's approvers whose delegation runs that day, by approver.
+    public var substitutes: [Int64: [Employee]]
+    /// The company's active admins.
+    public var admins: [Employee]
+
+    public init(
+        teamID: Int64? = nil, twoStage: Bool = false, approvers: [Employee] = [], away: Set<Int64> = [],
+        substitutes: [Int64: [Employee]] = [:], admins: [Employee]
+    ) {
+        self.teamID = teamID
+        self.twoStage = twoStage
+        self.approvers = approvers
+        self.away = away
+        self.substitutes = substitutes
+        self.admins = admins
+    }
+}
+
+/// Who decides a request: the one place the API, `sgadmin`, the lists and the messages ask.
+///
+/// - The team stage (a pending request; reverting a one-stage approval; taking back an approval by the manager)
+///   belongs to the approvers of the requester's team and to the substitutes of those approvers whose delegation
+///   runs. The second stage of a two-stage team (approving or rejecting a request approved by its manager, reverting
+///   its final approval) belongs to the admins.
+/// - An admin may always decide.
+/// - Nobody decides their own request, and nobody decides it as the requester's substitute: an approver's request
+///   goes to the team's other approvers. A request is asked of the approvers who are not away on approved leave and
+///   of the running substitutes; when there is no such approver (no team, no other approver, all away), the admins
+///   are asked too.
+/// - The only exception: when the requester is an admin and nobody else could decide at that stage (the company's
+///   single admin, with no approver above them), they may decide their own request, and the history records it.
+///   Refusing would leave the request undecidable; HR products do the same for the top of the hierarchy.
+public enum Approval {
+    public enum Stage: Sendable, Equatable { case team, admins }
+
+    /// Which stage a decision on a request in `status` belongs to.
+    public static func stage(of action: HolidayAction, from status: HolidayStatus, twoStage: Bool) -> Stage {
+        switch action {
+        case .approve, .reject: status == .approvedByManager ? .admins : .team
+        case .revert: status == .approved && twoStage ? .admins : .team
+        case .cancel: .team
+        }
+    }
+
+    /// The employees who decide at the team stage, besides the admins: the team's approvers and their running
+    /// substitutes, never the requester (nor anyone acting for the requester).
+    public static func teamDeciders(of requesterID: Int64, _ context: ApprovalContext) -> [Employee] {
+        var deciders: [Employee] = []
+        for approver in context.approvers where approver.id != requesterID {
+            deciders.append(approver)
+            deciders += context.substitutes[approver.id] ?? []
+        }
+        return unique(deciders.filter { $0.id != requesterID })
+    }
+
+    /// Who is asked to decide `request` now (the request's `approvers`): empty once it waits for nobody.
+    public static func asked(for request: HolidayRequest, _ context: ApprovalContext) -> [Employee] {
+        let requesterID = request.employeeID
+        let admins = context.admins.filter { $0.id != requesterID }
+        var asked: [Employee]
+        switch request.status {
+        case .pending:
+            let present = context.approvers.filter { $0.id != requesterID && !context.away.contains($0.id) }
+            let substitutes = context.approvers.filter { $0.id != requesterID }.flatMap { context.substitutes[$0.id] ?? [] }
+                .filter { $0.id != requesterID }
+            asked = present + substitutes
+            if present.isEmpty { asked += admins }
+        case .approvedByManager:
+            asked = admins
+        case .approved, .rejected, .cancelled:
+            return []
+        }
+        if asked.isEmpty, let requester = context.admins.first(where: { $0.id == requesterID }) { asked = [requester] }
+        return unique(asked)
+    }
+
+    /// Whether `actor` may make the decision `action` on `request`, whatever its state (the state machine is
+    /// checked after this, so that an entitled actor hears 409 and anyone else 403).
+    public static func mayDecide(_ action: HolidayAction, on request: HolidayRequest, by actor: Actor, _ context: ApprovalContext) -> Bool {
+        // The operator of `sgadmin`, who is no employee.
+        guard let actorID = actor.employeeID else { return actor.isAdmin }
+        let stage = stage(of: action, from: request.status, twoStage: context.twoStage)
+        let team = stage == .team ? teamDeciders(of: request.employeeID, context) : []
+        if actorID == request.employeeID {
+            let otherAdmins = context.admins.contains { $0.id != actorID }
+            return actor.isAdmin && !otherAdmins && team.isEmpty
+        }
+        return actor.isAdmin || team.contains { $0.id == actorID }
+    }
+
+    /// Whether `viewer` may read `employeeID`'s requests, balances and history: the employee, an admin, and the
+    /// team-stage deciders of the employee's requests.
+    public static func mayRead(holidaysOf employeeID: Int64, by viewer: Actor, _ context: ApprovalContext) -> Bool {
+        viewer.isAdmin || viewer.employeeID == employeeID
+            || teamDeciders(of: employeeID, context).contains { $0.id == viewer.employeeID }
+    }
+
+    private static func unique(_ employees: [Employee]) -> [Employee] {
+        var seen = Set<Int64>()
+        return employees.filter { seen.insert($0.id).inserted }
+    }
+}
+
+/// Reads what `Approval` needs, in the caller's transaction.
+public protocol ApprovalReading {
+    /// The team, approvers, absences, delegations and admins that decide `employeeID`'s requests on `day`.
+    func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext
+    /// The employees whose requests `employeeID` decides at the team stage on `day` (as an approver of their team
+    /// or a running substitute of one), never `employeeID` themself.
+    func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64]
+}
+
+extension ApprovalReading {
+    /// Whether `viewer` may read `employeeID`'s holidays on `day`; reads only for someone who is neither the
+    /// employee nor an admin.
+    public func mayRead(holidaysOf employeeID: Int64, by viewer: Actor, on day: CalendarDate) throws -> Bool {
+        if viewer.isAdmin || viewer.employeeID == employeeID { return true }
+        return Approval.mayRead(holidaysOf: employeeID, by: viewer, try approvalContext(employeeID: employeeID, on: day))
+    }
+}
+
+/// A request with who decides it, read in the same snapshot.
+public struct DecidableRequest: Sendable {
+    public let request: HolidayRequest
+    public let approval: ApprovalContext
+
+    public init(request: HolidayRequest, approval: ApprovalContext) {
+        self.request = request
+        self.approval = approval
+    }
+
+    /// Who is asked to decide it now.
+    public var approvers: [Employee] { Approval.asked(for: request, approval) }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import SGCore
+import SGSQLite
+
+/// Teams (`teams`, `employees.team_id`, `team_approvers`) and delegations (`delegations`), and what the approval
+/// rules read of them; the holiday and absence stores read the latter through this type.
+struct SQLTeams: TeamWriting {
+    let connection: SQLConnection
+
+    func company() throws -> CompanySettings { try Rows.company(connection) }
+    func employee(id: Int64) throws -> Employee? { try Rows.employee(connection, id: id) }
+    func employee(username: String) throws -> Employee? { try Rows.employee(connection, username: username) }
+
+    func teams() throws -> [Team] {
+        let teams = try connection.with("SELECT id, name, two_stage FROM teams ORDER BY name, id") { statement in
+            var teams: [Team] = []
+            while try statement.step() { teams.append(Team(id: statement.int64(0), name: statement.text(1), twoStage: statement.bool(2))) }
+            return teams
+        }
+        return try teams.map(withPeople)
+    }
+
+    func team(id: Int64) throws -> Team? {
+        try team(where: "id = ?") { $0.bind(1, id) }
+    }
+
+    func team(named name: String) throws -> Team? {
+        try team(where: "name = ?") { $0.bind(1, name) }
+    }
+
+    private func team(where condition: String, _ bind: (SQLStatement) -> Void) throws -> Team? {
+        let team = try connection.with("SELECT id, name, two_stage FROM teams WHERE \(condition)") { statement in
+            bind(statement)
+            return try statement.step() ? Team(id: statement.int64(0), name: statement.text(1), twoStage: statement.bool(2)) : nil
+        }
+        return try team.map(withPeople)
+    }
+
+    private func withPeople(_ team: Team) throws -> Team {
+        var team = team
+        team.members = try employees("SELECT \(Rows.employeeColumnsOfE) FROM employees e WHERE e.team_id = ?", team.id)
+        team.approvers = try employees(
+            "SELECT \(Rows.employeeColumnsOfE) FROM team_approvers a JOIN employees e ON e.id = a.employee_id WHERE a.team_id = ?",
+            team.id)
+        return team
+    }
+
+    private func employees(_ sql: String, _ id: Int64) throws -> [Employee] {
+        try connection.with(sql + " ORDER BY e.surname, e.name, e.id") { statement in
+            statement.bind(1, id)
+            var employees: [Employee] = []
+            while try statement.step() { employees.append(Rows.employee(statement)) }
+            return employees
+        }
+    }
+
+    func teamID(named name: String) throws -> Int64? {
+        try connection.with("SELECT id FROM teams WHERE name = ?") { statement in
+            statement.bind(1, name)
+            return try statement.step() ? statement.int64(0) : nil
+        }
+    }
+
+    func teamID(employeeID: Int64) throws -> Int64? {
+        try connection.with("SELECT team_id FROM employees WHERE id = ?") { statement in
+            statement.bind(1, employeeID)
+            return try statement.step() ? statement.optionalInt64(0) : nil
+        }
+    }
+
+    func isApprover(employeeID: Int64) throws -> Bool {
+        try connection.with("SELECT EXISTS (SELECT 1 FROM team_approvers WHERE employee_id = ?)") { statement in
+            statement.bind(1, employeeID)
+            return try statement.step() && statement.bool(0)
+        }
+    }
+
+    func delegation(approverID: Int64) throws -> Delegation? {
+        try connection.with("SELECT approver_id, substitute_id, from_date, until_date FROM delegations WHERE approver_id = ?") { statement in
+            statement.bind(1, approverID)
+            guard try statement.step() else { return nil }
+            return Delegation(
+                approverID: statement.int64(0), substituteID: statement.int64(1), from: try statement.date(2), until: try statement.date(3))
+        }
+    }
+
+    // MARK: Approval
+
+    func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext {
+        let admins = try connection.with(
+            "SELECT \(Rows.employeeColumns) FROM employees WHERE is_admin = 1 AND is_active = 1 ORDER BY id"
+        ) { statement in
+            var admins: [Employee] = []
+            while try statement.step() { admins.append(Rows.employee(statement)) }
+            return admins
+        }
+        let team = try connection.with("SELECT t.id, t.two_stage FROM employees e JOIN teams t ON t.id = e.team_id WHERE e.id = ?") { statement in
+            statement.bind(1, employeeID)
+            return try statement.step() ? (id: statement.int64(0), twoStage: statement.bool(1)) : nil
+        }
+        guard let team else { return ApprovalContext(admins: admins) }
+        let approvers = try employees(
+            """
+            SELECT \(Rows.employeeColumnsOfE) FROM team_approvers a JOIN employees e ON e.id = a.employee_id
+            WHERE a.team_id = ? AND e.is_active = 1
+            """, team.id)
+        // Away: an approved request of any type covering the day.
+        let away = try connection.with(
+            """
+            SELECT DISTINCT r.employee_id FROM team_approvers a JOIN holiday_requests r ON r.employee_id = a.employee_id
+            WHERE a.team_id = ?1 AND r.start_date BETWEEN ?3 AND ?2 AND r.end_date >= ?2 AND r.status = 'approved'
+            """
+        ) { statement in
+            statement.bind(1, team.id)
+            statement.bind(2, day)
+            statement.bind(3, Rows.earliestStart(touching: day))
+            var away = Set<Int64>()
+            while try statement.step() { away.insert(statement.int64(0)) }
+            return away
+        }
+        let substitutes = try connection.with(
+            """
+            SELECT d.approver_id, \(Rows.employeeColumnsOfE)
+            FROM team_approvers a JOIN delegations d ON d.approver_id = a.employee_id JOIN employees e ON e.id = d.substitute_id
+            WHERE a.team_id = ?1 AND d.from_date <= ?2 AND d.until_date >= ?2 AND e.is_active = 1
+            """
+        ) { statement in
+            statement.bind(1, team.id)
+            statement.bind(2, day)
+            var substitutes: [Int64: [Employee]] = [:]
+            while try statement.step() { substitutes[statement.int64(0), default: []].append(Rows.employee(statement, from: 1)) }
+            return substitutes
+        }
+        return ApprovalContext(
+            teamID: team.id, twoStage: team.twoStage, approvers: approvers, away: away, substitutes: substitutes, admins: admins)
+    }
+
+    func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64] {
+        try connection.with(
+            """
+            SELECT e.id FROM employees e
+            WHERE e.id != ?1 AND e.team_id IN (
+                SELECT team_id FROM team_approvers WHERE employee_id = ?1
+                UNION
+                SELECT a.team_id FROM delegations d JOIN team_approvers a ON a.employee_id = d.approver_id
+                WHERE d.substitute_id = ?1 AND d.from_date <= ?2 AND d.until_date >= ?2 AND d.approver_id != e.id)
+            ORDER BY e.id
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, day)
+            var ids: [Int64] = []
+            while try statement.step() { ids.append(statement.int64(0)) }
+            return ids
+        }
+    }
+
+    // MARK: Writes
+
+    func insertTeam(name: String, twoStage: Bool) throws -> Int64 {
+        try connection.execute("INSERT INTO teams (name, two_stage) VALUES (?, ?)") { statement in
+            statement.bind(1, name)
+            statement.bind(2, twoStage ? 1 : 0)
+        }
+        return connection.lastInsertedRowID
+    }
+
+    func updateTeam(id: Int64, name: String, twoStage: Bool) throws {
+        try connection.execute("UPDATE teams SET name = ?, two_stage = ? WHERE id = ?") { statement in
+            statement.bind(1, name)
+            statement.bind(2, twoStage ? 1 : 0)
+            statement.bind(3, id)
+        }
+    }
+
+    func deleteTeam(id: Int64) throws {
+        for sql in ["UPDATE employees SET team_id = NULL WHERE team_id = ?", "DELETE FROM team_approvers WHERE team_id = ?", "DELETE FROM teams WHERE id = ?"] {
+            try connection.execute(sql) { $0.bind(1, id) }
+        }
+    }
+
+    func setTeam(employeeID: Int64, teamID: Int64?) throws {
+        try connection.execute("UPDATE employees SET team_id = ? WHERE id = ?") { statement in
+            statement.bind(1, teamID)
+            statement.bind(2, employeeID)
+        }
+    }
+
+    func setApprover(teamID: Int64, employeeID: Int64, _ isApprover: Bool) throws {
+        let sql = isApprover
+            ? "INSERT INTO team_approvers (team_id, employee_id) VALUES (?, ?) ON CONFLICT DO NOTHING"
+            : "DELETE FROM team_approvers WHERE team_id = ? AND employee_id = ?"
+        try connection.execute(sql) { statement in
+            statement.bind(1, teamID)
+            statement.bind(2, employeeID)
+        }
+    }
+
+    func saveDelegation(_ delegation: Delegation) throws {
+        try connection.execute(
+            """
+            INSERT INTO delegations (approver_id, substitute_id, from_date, until_date) VALUES (?, ?, ?, ?)
+            ON CONFLICT (approver_id) DO UPDATE
+            SET substitute_id = excluded.substitute_id, from_date = excluded.from_date, until_date = excluded.until_date
+            """
+        ) { statement in
+            statement.bind(1, delegation.approverID)
+            statement.bind(2, delegation.substituteID)
+            statement.bind(3, delegation.from)
+            statement.bind(4, delegation.until)
+        }
+    }
+
+    func deleteDelegation(approverID: Int64) throws -> Bool {
+        try connection.execute("DELETE FROM delegations WHERE approver_id = ?") { $0.bind(1, approverID) }
+        return connection.changes > 0
+    }
+}
