@@ -83,6 +83,34 @@ public final class LDAPDirectory: EmployeeDirectory {
         }
     }
 
+    /// Looks the account up as the service account: by the user filter (search then bind), or by reading its entry
+    /// (direct bind with a service account). Without a service account, or when the directory cannot be reached,
+    /// it cannot tell.
+    public func stillLists(username: String) async -> Bool? {
+        do {
+            return try await blocking(budget: configuration.loginBudget) { deadline -> Bool? in
+                switch self.configuration.mode {
+                case .searchThenBind(let template):
+                    return !(try self.findUser(username: username, filterTemplate: template, deadline: deadline).entries.isEmpty)
+                case .directBind(let template):
+                    guard self.configuration.bindDN != nil else { return nil }
+                    let dn = LDAPEscaping.distinguishedName(template, username: username)
+                    do {
+                        return try self.withServiceConnection(deadline: deadline) { connection in
+                            !(try connection.search(
+                                base: dn, scope: LDAP_SCOPE_BASE, filter: "(objectClass=*)", attributes: ["1.1"], sizeLimit: 1,
+                                deadline: deadline, step: "account lookup").entries.isEmpty)
+                        }
+                    } catch let failure as LDAPFailure where failure.code == LDAP_NO_SUCH_OBJECT {
+                        return false
+                    }
+                }
+            }
+        } catch {
+            return nil
+        }
+    }
+
     // MARK: - Login
 
     public func authenticate(username: String, password: String) async throws -> DirectoryAccount {

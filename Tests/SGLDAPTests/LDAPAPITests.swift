@@ -41,6 +41,12 @@ struct LDAPAPITests {
         return try await client.execute(uri: "/v1/auth/login", method: .post, headers: headers, body: ByteBuffer(bytes: body))
     }
 
+    static func refresh(_ client: some TestClientProtocol, _ token: String) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/v1/auth/refresh", method: .post, headers: [.contentType: "application/json"],
+            body: ByteBuffer(bytes: try JSONEncoder().encode(["refreshToken": token])))
+    }
+
     static func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
         try JSONDecoder().decode(type, from: Data(response.body.readableBytesView))
     }
@@ -65,6 +71,37 @@ struct LDAPAPITests {
             #expect(profile.distinguishedName == "uid=alice,ou=people,dc=example,dc=com")
             #expect(profile.title == "Engineering Manager")
             #expect(profile.phone == "+34 600 000 001")
+        }
+    }
+
+    @Test("a session of someone the directory no longer lists ends at its next refresh; an outage ends none")
+    func leaversLoseTheirSessionsAtRefresh() async throws {
+        struct Session: Decodable {
+            let token: String
+            let refreshToken: String
+        }
+        try await withDirectoryServer { server in
+            let services = try Self.services(LDAPDirectory(configuration: server.configuration(), logger: .quiet))
+            let app = buildApplication(configuration: .init(host: "127.0.0.1", port: 0), services: services)
+            try await app.test(.live) { client in
+                let alice = try Self.decode(Session.self, try await Self.login(client, "alice", "alice-secret-1"))
+                let bob = try Self.decode(Session.self, try await Self.login(client, "bob", "bob-secret-2"))
+                let renewed = try await Self.refresh(client, alice.refreshToken)
+                #expect(renewed.status == .ok)
+                let aliceNow = try Self.decode(Session.self, renewed)
+
+                // Alice leaves the company: the directory drops her entry, and no sync has run yet.
+                try await server.modify("dn: uid=alice,ou=people,dc=example,dc=com\nchangetype: delete\n")
+                let refused = try await Self.refresh(client, aliceNow.refreshToken)
+                #expect(refused.status == .unauthorized)
+                #expect(try Self.decode(ProblemBody.self, refused).detail.contains("no longer lists alice"))
+                let me = try await client.execute(uri: "/v1/me", method: .get, headers: [.authorization: "Bearer \(aliceNow.token)"])
+                #expect(me.status == .unauthorized, "her session ended with its access token")
+
+                // The directory down: it cannot tell, so bob's session goes on.
+                await server.stop()
+                #expect(try await Self.refresh(client, bob.refreshToken).status == .ok)
+            }
         }
     }
 

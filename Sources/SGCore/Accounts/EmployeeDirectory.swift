@@ -52,6 +52,9 @@ public protocol EmployeeDirectory: Sendable {
     func authenticate(username: String, password: String) async throws -> DirectoryAccount
     /// Why logins cannot be checked now (the directory is down), for the readiness check; nil when they can.
     func readinessProblem() async -> String?
+    /// Whether the directory still lists `username`, asked when a session is refreshed: false when it says the
+    /// account is gone, nil when it cannot tell (unreachable, or no way to look without the password).
+    func stillLists(username: String) async -> Bool?
 }
 
 extension EmployeeDirectory {
@@ -68,4 +71,7 @@ extension EmployeeDirectory {
 
     /// Local accounts are in the database, which the readiness check looks at itself.
     public func readinessProblem() async -> String? { nil }
+
+    /// Local accounts end with their deactivation, which ends their sessions: nothing to ask.
+    public func stillLists(username: String) async -> Bool? { nil }
 }

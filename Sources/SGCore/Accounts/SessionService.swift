@@ -154,6 +154,13 @@ public struct SessionService: Sendable {
                 refreshDigest: refreshDigest, accessDigest: accessDigest, accessLifetime: accessLifetime))
         switch outcome {
         case .refreshed(let employee, let sessionID, let accessExpires, let sessionExpires):
+            // A leaver the company directory no longer lists keeps no session until the next directory sync: each
+            // refresh asks. A directory that cannot be reached, or cannot tell, leaves the session as it is.
+            if directory.provisionsEmployees, await directory.stillLists(username: employee.username) == false {
+                _ = try await store.endSession(id: sessionID, employeeID: employee.id)
+                throw SGError.unauthenticated(
+                    "The company directory no longer lists \(employee.username), so this session has ended.")
+            }
             return IssuedToken(
                 token: access, expiresAt: accessExpires, employee: employee, refreshToken: refresh,
                 refreshExpiresAt: sessionExpires, sessionID: sessionID)
