@@ -42,3 +42,8 @@ enum CachedTokens: ConnectionCacheKey {
 enum CachedCompany: ConnectionCacheKey {
     static var initialValue: CompanySettings? { nil }
 }
+
+/// The active admins, by id, on a pooled read connection: every request's `approvers` names them.
+enum CachedActiveAdmins: ConnectionCacheKey {
+    static var initialValue: [Employee]? { nil }
+}

@@ -86,7 +86,11 @@ struct SQLTeams: TeamWriting {
 
     // MARK: Approval
 
-    func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext {
+    /// The active admins; on a pooled read connection, remembered until the next change to the database, so that a
+    /// page of requests of many employees reads them once.
+    private func activeAdmins() throws -> [Employee] {
+        let cache = try connection.validatedCache()
+        if let admins = cache?[CachedActiveAdmins.self] { return admins }
         let admins = try connection.with(
             "SELECT \(Rows.employeeColumns) FROM employees WHERE is_admin = 1 AND is_active = 1 ORDER BY id"
         ) { statement in
@@ -94,6 +98,12 @@ struct SQLTeams: TeamWriting {
             while try statement.step() { admins.append(Rows.employee(statement)) }
             return admins
         }
+        cache?[CachedActiveAdmins.self] = admins
+        return admins
+    }
+
+    func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext {
+        let admins = try activeAdmins()
         let team = try connection.with("SELECT t.id, t.two_stage FROM employees e JOIN teams t ON t.id = e.team_id WHERE e.id = ?") { statement in
             statement.bind(1, employeeID)
             return try statement.step() ? (id: statement.int64(0), twoStage: statement.bool(1)) : nil
@@ -135,16 +145,18 @@ struct SQLTeams: TeamWriting {
             teamID: team.id, twoStage: team.twoStage, approvers: approvers, away: away, substitutes: substitutes, admins: admins)
     }
 
+    /// Two indexed reads joined by UNION: written with the delegating approver compared inside the team subquery, the
+    /// subquery was correlated and SQLite scanned every employee (25 ms a call on 10,000 employees).
     func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64] {
         try connection.with(
             """
             SELECT e.id FROM employees e
-            WHERE e.id != ?1 AND e.team_id IN (
-                SELECT team_id FROM team_approvers WHERE employee_id = ?1
-                UNION
-                SELECT a.team_id FROM delegations d JOIN team_approvers a ON a.employee_id = d.approver_id
-                WHERE d.substitute_id = ?1 AND d.from_date <= ?2 AND d.until_date >= ?2 AND d.approver_id != e.id)
-            ORDER BY e.id
+            WHERE e.team_id IN (SELECT team_id FROM team_approvers WHERE employee_id = ?1) AND e.id != ?1
+            UNION
+            SELECT e.id FROM delegations d JOIN team_approvers a ON a.employee_id = d.approver_id
+            JOIN employees e ON e.team_id = a.team_id
+            WHERE d.substitute_id = ?1 AND d.from_date <= ?2 AND d.until_date >= ?2 AND e.id != d.approver_id AND e.id != ?1
+            ORDER BY 1
             """
         ) { statement in
             statement.bind(1, employeeID)
