@@ -57,6 +57,7 @@ let package = Package(
                 .embedInCode("0016_company_feeds.sql"),
                 .embedInCode("0017_sessions.sql"),
                 .embedInCode("0018_teams.sql"),
+                .embedInCode("0019_approved_requests_by_start_and_end.sql"),
             ],
             swiftSettings: strict
         ),

@@ -21,6 +21,32 @@ import SGTestSupport
         #expect(!plan.contains("SCAN r"), "\(plan)")
     }
 
+    @Test func whoIsAwayStopsAtItsLimitOfEmployeesAndKeepsTheirEveryAbsence() async throws {
+        let f = try await Fixture.make()
+        let holidays = f.services.holidays
+        // Alice leaves first with two requests in the week; bob next; admin last, beyond a limit of two.
+        for (employee, days) in [(f.alice, ["2026-03-02", "2026-03-05"]), (f.bob, ["2026-03-03"]), (f.admin, ["2026-03-04"])] {
+            for day in days {
+                let request = try await holidays.createRequest(
+                    for: employee.id, start: Fixture.date(day), end: Fixture.date(day), comment: "", actor: employee.actor)
+                if employee.id != f.admin.id {
+                    _ = try await holidays.perform(.approve, on: request.id, by: f.admin.actor)
+                } else {
+                    _ = try await holidays.perform(.approve, on: request.id, by: Actor(employeeID: nil, name: "operator", isAdmin: true))
+                }
+            }
+        }
+        let (found, more) = try await f.database.absenceStore.read { tx in
+            try tx.approvedAbsences(from: Fixture.date("2026-03-02"), to: Fixture.date("2026-03-08"), employeeLimit: 2)
+        }
+        #expect(found.map(\.employee.employee.username) == ["alice", "bob", "alice"])
+        #expect(more)
+        let all = try await f.database.absenceStore.read { tx in
+            try tx.approvedAbsences(from: Fixture.date("2026-03-02"), to: Fixture.date("2026-03-08"), employeeLimit: 3)
+        }
+        #expect(all.found.count == 4 && !all.more)
+    }
+
     @Test func theCompanyFeedReadsOnlyItsWindowOfApprovedRequests() async throws {
         let f = try await Fixture.make()
         let plan = try await Self.plan(f, SQLAbsences.companyFeedSQL, ["2025-01-01", "2027-01-01", "2026-01-31"])

@@ -89,15 +89,15 @@ public struct AbsenceService: Sendable {
             let today = try tx.today(at: now)
             let end = today.adding(days: days) ?? today
             var rows: [AbsenceOverview.Row] = []
-            var more = false
-            for (employee, absence) in try tx.approvedAbsences(from: today, to: end) {
+            var index: [Int64: Int] = [:]
+            let (found, more) = try tx.approvedAbsences(from: today, to: end, employeeLimit: limit)
+            for (employee, absence) in found {
                 guard let entry = Self.entry(absence, viewer: viewer) else { continue }
-                if let index = rows.firstIndex(where: { $0.employee.employee.id == employee.employee.id }) {
-                    rows[index].absences.append(entry)
-                } else if rows.count < limit {
-                    rows.append(AbsenceOverview.Row(employee: employee, absences: [entry]))
+                if let at = index[employee.employee.id] {
+                    rows[at].absences.append(entry)
                 } else {
-                    more = true
+                    index[employee.employee.id] = rows.count
+                    rows.append(AbsenceOverview.Row(employee: employee, absences: [entry]))
                 }
             }
             let next = try viewer.employeeID.flatMap { id in

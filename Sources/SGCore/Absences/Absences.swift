@@ -213,8 +213,10 @@ public protocol AbsenceReading: CompanyReading, ApprovalReading {
     /// The approved requests of active employees sharing a day with `start...end`, by start date.
     func companyFeedRequests(from start: CalendarDate, to end: CalendarDate) throws -> [FeedRequest]
     /// With one statement: the approved requests of active employees sharing a day with `start...end`, each with
-    /// its employee, by start date.
-    func approvedAbsences(from start: CalendarDate, to end: CalendarDate) throws -> [(employee: AbsentEmployee, absence: Absence)]
+    /// its employee, by start date, of the first `employeeLimit` employees to appear; `more` when others follow.
+    func approvedAbsences(
+        from start: CalendarDate, to end: CalendarDate, employeeLimit: Int
+    ) throws -> (found: [(employee: AbsentEmployee, absence: Absence)], more: Bool)
 }
 
 public protocol AbsenceWriting: AbsenceReading {

@@ -242,16 +242,30 @@ struct SQLAbsences: AbsenceWriting {
         ORDER BY r.start_date, r.id
         """
 
-    func approvedAbsences(from start: CalendarDate, to end: CalendarDate) throws -> [(employee: AbsentEmployee, absence: Absence)] {
+    /// Rows of employees beyond the limit are stepped over without being decoded: a busy week has far more than shown.
+    func approvedAbsences(
+        from start: CalendarDate, to end: CalendarDate, employeeLimit: Int
+    ) throws -> (found: [(employee: AbsentEmployee, absence: Absence)], more: Bool) {
         try connection.with(Self.approvedAbsencesSQL) { statement in
             statement.bind(1, Rows.earliestStart(touching: start))
             statement.bind(2, end)
             statement.bind(3, start)
             var found: [(employee: AbsentEmployee, absence: Absence)] = []
+            var shown = Set<Int64>()
+            var more = false
             while try statement.step() {
+                // r.employee_id, the second of `absenceColumns`.
+                let employeeID = statement.int64(1)
+                if !shown.contains(employeeID) {
+                    guard shown.count < employeeLimit else {
+                        more = true
+                        continue
+                    }
+                    shown.insert(employeeID)
+                }
                 found.append((Self.absentEmployee(statement, from: Self.absenceColumnCount), try Self.absence(statement)))
             }
-            return found
+            return (found, more)
         }
     }
 
