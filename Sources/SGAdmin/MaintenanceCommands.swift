@@ -62,15 +62,6 @@ struct Check: AsyncParsableCommand {
         try await running {
             let database = try AppDatabase.open(path: global.databasePath, schema: .requireCurrent)
             findings = try await database.checkInvariants()
-            let holidays = database.services().holidays
-            // The host's operator reads every balance, as `sgadmin export --balances` does.
-            let checker = Actor(employeeID: nil, name: "check (sgadmin)", isAdmin: true)
-            for year in try await database.yearsWithRequests() {
-                let below = try await holidays.balances(year: year, by: checker).filter { $0.1.remaining < .zero }
-                findings.append(CheckFinding(
-                    check: "balances of \(year) never below zero", violations: below.count,
-                    detail: below.isEmpty ? nil : below.prefix(10).map(\.0.username).joined(separator: ", ")))
-            }
         }
         let problems = findings.filter { $0.violations > 0 }
         if json {

@@ -75,9 +75,10 @@ public struct VerifiedBackup: Sendable {
 }
 
 extension AppDatabase {
-    /// `PRAGMA integrity_check`, then every invariant of Invariants.sql (foreign keys included), on one snapshot.
+    /// `PRAGMA integrity_check` and every invariant of Invariants.sql (foreign keys included) on one snapshot, then
+    /// every year's balances, as the core computes them, never below zero.
     public func checkInvariants() async throws -> [CheckFinding] {
-        try await read { db in
+        var findings = try await read { db in
             var findings = [try Self.integrity(db)]
             let invariants = String(decoding: PackageResources.Invariants_sql, as: UTF8.self)
             let statements = try db.allStatements(sql: invariants)
@@ -87,6 +88,17 @@ extension AppDatabase {
             }
             return findings
         }
+        let holidays = services().holidays
+        // The host's operator reads every balance, as `sgadmin export --balances` does.
+        let checker = Actor(employeeID: nil, name: "check (sgadmin)", isAdmin: true)
+        let years = try await read { db in try Int.fetchAll(db, sql: "SELECT DISTINCT year FROM holiday_request_days ORDER BY year") }
+        for year in years {
+            let below = try await holidays.balances(year: year, by: checker).filter { $0.1.remaining < .zero }
+            findings.append(CheckFinding(
+                check: "balances of \(year) never below zero", violations: below.count,
+                detail: below.isEmpty ? nil : below.prefix(10).map(\.0.username).joined(separator: ", ")))
+        }
+        return findings
     }
 
     private static func integrity(_ db: Database) throws -> CheckFinding {
@@ -238,12 +250,5 @@ extension AppDatabase {
     public func migrationDifferences() throws -> (missing: [String], unknown: [String]) {
         let applied = try appliedMigrations()
         return (Self.knownMigrations.filter { !applied.contains($0) }, applied.filter { !Self.knownMigrations.contains($0) })
-    }
-}
-
-extension AppDatabase {
-    /// The years in which some request holds days, for checking every balance.
-    public func yearsWithRequests() async throws -> [Int] {
-        try await read { db in try Int.fetchAll(db, sql: "SELECT DISTINCT year FROM holiday_request_days ORDER BY year") }
     }
 }
