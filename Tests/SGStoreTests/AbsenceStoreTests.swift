@@ -47,6 +47,39 @@ import SGTestSupport
         #expect(all.found.count == 4 && !all.more)
     }
 
+    @Test func whoIsAwayReadsOnlyIndexesAndAFortnightOfStarts() async throws {
+        let f = try await Fixture.make()
+        let employees = try await Self.plan(f, SQLAbsences.awayEmployeesSQL, ["2026-02-17", "2026-03-09", "2026-03-02"])
+        #expect(employees.contains("COVERING INDEX holiday_requests_approved_start (start_date>? AND start_date<?)"), "\(employees)")
+        #expect(employees.contains("COVERING INDEX holiday_requests_approved_long (end_date>?)"), "\(employees)")
+        let absences = try await Self.plan(f, SQLAbsences.awayAbsencesSQL, ["[1,2]", "2025-03-01", "2026-03-09", "2026-03-02"])
+        #expect(absences.contains("holiday_requests_employee (employee_id=? AND start_date>? AND start_date<?)"), "\(absences)")
+        #expect(!absences.contains("SCAN r"), "\(absences)")
+    }
+
+    /// Requests that began up to a fortnight before the window come from the starts; longer ones under way from
+    /// the index of long requests by their end.
+    @Test func whoIsAwayFindsRequestsThatBeganLongBefore() async throws {
+        let f = try await Fixture.make()
+        let t = f.today
+        for (employee, days) in [(f.alice, 13), (f.bob, SQLAbsences.longSpanDays), (f.secondAdmin, 300)] {
+            _ = try await f.services.holidays.createRequest(
+                for: employee.id, period: try LeavePeriod(start: t, end: t.adding(days: days)!), leaveTypeID: LeaveType.sickID,
+                comment: "", actor: employee.actor)
+        }
+        func away(on offset: Int) async throws -> [String] {
+            let day = t.adding(days: offset)!
+            return try await f.database.absenceStore.read { tx in
+                try tx.approvedAbsences(from: day, to: day, employeeLimit: 10)
+            }.found.map(\.employee.employee.username)
+        }
+        #expect(try await away(on: 13) == ["alice", "bob", "admin2"])
+        #expect(try await away(on: 14) == ["bob", "admin2"])
+        #expect(try await away(on: 15) == ["admin2"])
+        #expect(try await away(on: 300) == ["admin2"])
+        #expect(try await away(on: 301) == [])
+    }
+
     @Test func theCompanyFeedReadsOnlyItsWindowOfApprovedRequests() async throws {
         let f = try await Fixture.make()
         let plan = try await Self.plan(f, SQLAbsences.companyFeedSQL, ["2025-01-01", "2027-01-01", "2026-01-31"])

@@ -212,8 +212,9 @@ public protocol AbsenceReading: CompanyReading, ApprovalReading {
     func personalFeedRequests(employeeID: Int64, from start: CalendarDate, changedSince: Date) throws -> [FeedRequest]
     /// The approved requests of active employees sharing a day with `start...end`, by start date.
     func companyFeedRequests(from start: CalendarDate, to end: CalendarDate) throws -> [FeedRequest]
-    /// With one statement: the approved requests of active employees sharing a day with `start...end`, each with
-    /// its employee, by start date, of the first `employeeLimit` employees to appear; `more` when others follow.
+    /// The approved requests of active employees sharing a day with `start...end`, each with its employee, by start
+    /// date, of the first `employeeLimit` employees to appear; `more` when others follow. Reads no more of the company
+    /// than the employees it returns.
     func approvedAbsences(
         from start: CalendarDate, to end: CalendarDate, employeeLimit: Int
     ) throws -> (found: [(employee: AbsentEmployee, absence: Absence)], more: Bool)

@@ -233,36 +233,68 @@ struct SQLAbsences: AbsenceWriting {
         }
     }
 
-    /// As `companyFeedSQL`, without the history's length, with the employee and their photo.
-    static let approvedAbsencesSQL = """
-        SELECT \(absenceColumns), \(pageColumns)
+    /// Requests of at least this many calendar days are also in holiday_requests_approved_long,
+    /// ordered by their end: the few under way that began earlier than this before a day are found there, so the
+    /// requests starting from that far back to the window's end are all the rest.
+    static let longSpanDays = 14
+
+    /// Who is away in a window, in the order their first absence in it starts: from the two indexes alone (the
+    /// employee is in both), with a point read of the employee for `is_active`, stepped only until the employee
+    /// after the limit is seen.
+    static let awayEmployeesSQL = """
+        SELECT r.employee_id, r.start_date, r.id
         FROM holiday_requests r INDEXED BY holiday_requests_approved_start JOIN employees e ON e.id = r.employee_id
-        JOIN leave_types t ON t.id = r.leave_type_id LEFT JOIN employee_photos p ON p.employee_id = e.id
         WHERE r.status = 'approved' AND r.start_date BETWEEN ?1 AND ?2 AND r.end_date >= ?3 AND e.is_active = 1
+        UNION ALL
+        SELECT r.employee_id, r.start_date, r.id
+        FROM holiday_requests r INDEXED BY holiday_requests_approved_long JOIN employees e ON e.id = r.employee_id
+        WHERE r.status = 'approved' AND julianday(r.end_date) - julianday(r.start_date) >= \(longSpanDays)
+          AND r.end_date >= ?3 AND r.start_date < ?1 AND e.is_active = 1
+        ORDER BY 2, 3
+        """
+
+    /// The approved absences in the window of the employees found by `awayEmployeesSQL` (a JSON array of ids), each
+    /// with its employee and photo, by start date: per employee, a range of holiday_requests_employee.
+    static let awayAbsencesSQL = """
+        SELECT \(absenceColumns), \(pageColumns)
+        FROM json_each(?1) page
+        JOIN holiday_requests r ON r.employee_id = page.value AND r.start_date BETWEEN ?2 AND ?3 AND r.end_date >= ?4
+        JOIN employees e ON e.id = r.employee_id JOIN leave_types t ON t.id = r.leave_type_id
+        LEFT JOIN employee_photos p ON p.employee_id = e.id
+        WHERE r.status = 'approved'
         ORDER BY r.start_date, r.id
         """
 
-    /// Rows of employees beyond the limit are stepped over without being decoded: a busy week has far more than shown.
+    /// A busy week has far more employees away than are shown: the first read stops at the first employee beyond the
+    /// limit, so the cost is the shown employees', not the company's.
     func approvedAbsences(
         from start: CalendarDate, to end: CalendarDate, employeeLimit: Int
     ) throws -> (found: [(employee: AbsentEmployee, absence: Absence)], more: Bool) {
-        try connection.with(Self.approvedAbsencesSQL) { statement in
-            statement.bind(1, Rows.earliestStart(touching: start))
+        var shown: [Int64] = []
+        var more = false
+        try connection.with(Self.awayEmployeesSQL) { statement in
+            statement.bind(1, start.adding(days: -(Self.longSpanDays - 1)) ?? start)
             statement.bind(2, end)
             statement.bind(3, start)
-            var found: [(employee: AbsentEmployee, absence: Absence)] = []
-            var shown = Set<Int64>()
-            var more = false
+            var seen = Set<Int64>()
             while try statement.step() {
-                // r.employee_id, the second of `absenceColumns`.
-                let employeeID = statement.int64(1)
-                if !shown.contains(employeeID) {
-                    guard shown.count < employeeLimit else {
-                        more = true
-                        continue
-                    }
-                    shown.insert(employeeID)
+                let employeeID = statement.int64(0)
+                guard seen.insert(employeeID).inserted else { continue }
+                guard shown.count < employeeLimit else {
+                    more = true
+                    break
                 }
+                shown.append(employeeID)
+            }
+        }
+        guard !shown.isEmpty else { return ([], false) }
+        return try connection.with(Self.awayAbsencesSQL) { statement in
+            statement.bind(1, Self.jsonArray(shown))
+            statement.bind(2, Rows.earliestStart(touching: start))
+            statement.bind(3, end)
+            statement.bind(4, start)
+            var found: [(employee: AbsentEmployee, absence: Absence)] = []
+            while try statement.step() {
                 found.append((Self.absentEmployee(statement, from: Self.absenceColumnCount), try Self.absence(statement)))
             }
             return (found, more)
