@@ -3,85 +3,92 @@ import SGCore
 
 extension DTO {
     /// GET /v1/absences: a page of employees with their absences in the range, and their calendars' public holidays.
-    struct AbsenceList: Encodable {
-        let from: String
-        let to: String
-        let items: [AbsenceRow]
-        /// The holiday calendars of this page's employees, each with its public holidays in the range.
-        let holidayCalendars: [CalendarHolidaysBody]
-        /// Pass as `after` to read the next page; null on the last page.
-        @Nullable var nextAfter: Int64?
+    struct AbsenceList: JSONBody {
+        let overview: AbsenceOverview
 
         init(_ overview: AbsenceOverview) {
-            from = overview.from.description
-            to = overview.to.description
-            items = overview.rows.map(AbsenceRow.init)
-            holidayCalendars = overview.calendars.map(CalendarHolidaysBody.init)
-            nextAfter = overview.nextAfterID
+            self.overview = overview
+        }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("from"); json.value(overview.from)
+                // The holiday calendars of this page's employees, each with its public holidays in the range.
+                json.key("holidayCalendars"); json.array(overview.calendars) { json, calendar in json.value(CalendarHolidaysBody(calendar)) }
+                json.key("items"); json.array(overview.rows) { json, row in json.value(AbsenceRow(row)) }
+                // Pass as `after` to read the next page; null on the last page.
+                json.key("nextAfter"); json.value(overview.nextAfterID)
+                json.key("to"); json.value(overview.to)
+            }
         }
     }
 
-    struct AbsenceRow: Encodable {
-        let employee: AbsentEmployeeBody
-        /// The calendar whose public holidays apply to this employee (see `holidayCalendars`).
-        let holidayCalendarId: Int64
-        let absences: [AbsenceBody]
+    /// An employee with their absences. `holidayCalendarId` names the calendar whose public holidays apply to them.
+    struct AbsenceRow: JSONBody {
+        let row: AbsenceOverview.Row
 
         init(_ row: AbsenceOverview.Row) {
-            employee = AbsentEmployeeBody(row.employee)
-            holidayCalendarId = row.employee.holidayCalendarID
-            absences = row.absences.map(AbsenceBody.init)
+            self.row = row
+        }
+
+        func write(to json: inout JSONWriter) {
+            let employee = row.employee.employee
+            json.object { json in
+                json.key("absences"); json.array(row.absences) { json, entry in json.value(AbsenceBody(entry)) }
+                json.key("employee")
+                json.object { json in
+                    json.key("id"); json.value(employee.id)
+                    json.key("name"); json.value(employee.name)
+                    json.key("photoUrl"); json.value(row.employee.photo.map { DTO.photoURL(employeeID: employee.id, version: $0) })
+                    json.key("surname"); json.value(employee.surname)
+                    json.key("username"); json.value(employee.username)
+                }
+                json.key("holidayCalendarId"); json.value(row.employee.holidayCalendarID)
+            }
         }
     }
 
-    struct AbsentEmployeeBody: Encodable {
-        let id: Int64
-        let username: String
-        let name: String
-        let surname: String
-        @Nullable var photoUrl: String?
-
-        init(_ employee: AbsentEmployee) {
-            id = employee.employee.id
-            username = employee.employee.username
-            name = employee.employee.name
-            surname = employee.employee.surname
-            photoUrl = employee.photo.map { DTO.photoURL(employeeID: employee.employee.id, version: $0) }
-        }
-    }
-
-    struct AbsenceBody: Encodable {
-        let startDate: String
-        let endDate: String
-        let startHalf: DayHalf
-        let endHalf: DayHalf
-        /// confirmed (approved) or tentative (pending).
-        let status: AbsenceOverview.Certainty
-        /// The leave type's name; null when it is private and the caller is a colleague.
-        @Nullable var leaveType: String?
-        /// For admins and the employee themself; null for colleagues.
-        @Nullable var requestId: Int64?
+    /// `status` is confirmed (approved) or tentative (pending); `leaveType` is null when the type is private and the
+    /// caller a colleague; `requestId` is for admins and the employee themself, null for colleagues.
+    struct AbsenceBody: JSONBody {
+        let entry: AbsenceOverview.Entry
 
         init(_ entry: AbsenceOverview.Entry) {
-            startDate = entry.period.start.description
-            endDate = entry.period.end.description
-            startHalf = entry.period.startHalf
-            endHalf = entry.period.endHalf
-            status = entry.certainty
-            leaveType = entry.leaveTypeName
-            requestId = entry.requestID
+            self.entry = entry
+        }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("endDate"); json.value(entry.period.end)
+                json.key("endHalf"); json.value(entry.period.endHalf.rawValue)
+                json.key("leaveType"); json.value(entry.leaveTypeName)
+                json.key("requestId"); json.value(entry.requestID)
+                json.key("startDate"); json.value(entry.period.start)
+                json.key("startHalf"); json.value(entry.period.startHalf.rawValue)
+                json.key("status"); json.value(entry.certainty.rawValue)
+            }
         }
     }
 
-    struct CalendarHolidaysBody: Encodable {
-        let id: Int64
-        let name: String
-        let publicHolidays: [PublicHolidayBody]
+    struct CalendarHolidaysBody: JSONBody {
+        let calendar: CalendarHolidays
 
         init(_ calendar: CalendarHolidays) {
-            id = calendar.calendarID
-            name = calendar.calendarName
-            publicHolidays = calendar.holidays.map(PublicHolidayBody.init)
+            self.calendar = calendar
+        }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("id"); json.value(calendar.calendarID)
+                json.key("name"); json.value(calendar.calendarName)
+                json.key("publicHolidays")
+                json.array(calendar.holidays) { json, holiday in
+                    json.object { json in
+                        json.key("date"); json.value(holiday.date)
+                        json.key("name"); json.value(holiday.name)
+                    }
+                }
+            }
         }
     }
 

@@ -2,19 +2,20 @@ import Foundation
 import SGCore
 
 extension DTO {
-    /// GET /v1/home. The balance has its own writer; the other parts are encoded and written in key order.
+    /// GET /v1/home. The balance and who is away have their own writers; the other parts are encoded and written in key
+    /// order.
     struct Home: JSONBody {
         struct Parts {
             let employee: Data
             let nextHoliday: Data
-            let away: Data
+            let away: Away
             let notices: Data
             let feed: Data
 
             init(employee: ProfileBody, nextHoliday: NextAbsence?, away: Away, notices: NoticeList, feed: [FeedItemBody]) throws {
                 self.employee = try JSON.encoder.encode(employee)
                 self.nextHoliday = try nextHoliday.map { try JSON.encoder.encode($0) } ?? Data("null".utf8)
-                self.away = try JSON.encoder.encode(away)
+                self.away = away
                 self.notices = try JSON.encoder.encode(notices)
                 self.feed = try JSON.encoder.encode(feed)
             }
@@ -26,7 +27,7 @@ extension DTO {
 
         func write(to json: inout JSONWriter) {
             json.object { json in
-                json.key("away"); json.value(encoded: parts.away)
+                json.key("away"); json.value(parts.away)
                 json.key("balance"); json.value(balance)
                 json.key("employee"); json.value(encoded: parts.employee)
                 json.key("feed"); json.value(encoded: parts.feed)
@@ -37,13 +38,19 @@ extension DTO {
         }
     }
 
-    /// Who is away from today to a week ahead: the employees who leave first first.
-    struct Away: Encodable {
-        let from: String
-        let to: String
-        let items: [AbsenceRow]
-        /// More employees are away than `items` holds: `GET /v1/absences` lists them all.
-        let more: Bool
+    /// Who is away from today to a week ahead: the employees who leave first first. `more`: more employees are away
+    /// than `items` holds (`GET /v1/absences` lists them all).
+    struct Away: JSONBody {
+        let upcoming: UpcomingAbsences
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("from"); json.value(upcoming.from)
+                json.key("items"); json.array(upcoming.away) { json, row in json.value(AbsenceRow(row)) }
+                json.key("more"); json.value(upcoming.more)
+                json.key("to"); json.value(upcoming.to)
+            }
+        }
     }
 
     /// The caller's own next approved absence: under way today, or the first to come.

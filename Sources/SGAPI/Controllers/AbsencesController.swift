@@ -32,7 +32,7 @@ struct AbsencesController {
                 employeeID: try request.integerQuery("employee", in: 1...Int(Int64.max)).map(Int64.init))
             query.afterID = try request.integerQuery("after", in: 1...Int(Int64.max)).map(Int64.init)
             query.limit = try request.integerQuery("limit", in: 1...AbsenceQuery.maximumLimit) ?? AbsenceQuery.defaultLimit
-            return try JSON.response(DTO.AbsenceList(try await services.core.absences.absences(query, viewer: viewer.actor)))
+            return JSON.response(written: DTO.AbsenceList(try await services.core.absences.absences(query, viewer: viewer.actor)))
         }
 
         /// The logged-in employee's calendar feeds, oldest first (without their secrets).

@@ -29,8 +29,7 @@ struct HomeController {
                 parts: try DTO.Home.Parts(
                     employee: DTO.ProfileBody(try await profile, owned: owned),
                     nextHoliday: soon.next.map(DTO.NextAbsence.init),
-                    away: DTO.Away(
-                        from: soon.from.description, to: soon.to.description, items: soon.away.map(DTO.AbsenceRow.init), more: soon.more),
+                    away: DTO.Away(upcoming: soon),
                     notices: DTO.NoticeList(
                         items: board.items.map(DTO.NoticeBody.init), total: board.total, unread: board.unread, nextAfter: board.next?.text),
                     feed: try await feed.map(DTO.FeedItemBody.init))))
