@@ -36,24 +36,32 @@ extension DTO {
         }
     }
 
-    struct CompanyFeedBody: Encodable {
+    struct CompanyFeedBody: JSONBody {
         let items: [FeedItemBody]
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("items"); json.array(items) { json, item in json.value(item) }
+            }
+        }
     }
 
     /// A news item in plain text; `link` is http(s) or null, `published` null when the feed gave no date.
-    struct FeedItemBody: Encodable {
-        let title: String
-        @Nullable var link: String?
-        @Nullable var published: String?
-        let summary: String
-        let source: String
+    struct FeedItemBody: JSONBody {
+        let item: FeedItem
 
         init(_ item: FeedItem) {
-            title = item.title
-            link = item.link
-            published = item.published.map(Timestamp.format)
-            summary = item.summary
-            source = item.source
+            self.item = item
+        }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("link"); json.value(item.link)
+                json.key("published"); json.value(item.published)
+                json.key("source"); json.value(item.source)
+                json.key("summary"); json.value(item.summary)
+                json.key("title"); json.value(item.title)
+            }
         }
     }
 

@@ -2,22 +2,22 @@ import Foundation
 import SGCore
 
 extension DTO {
-    /// GET /v1/home. The balance and who is away have their own writers; the other parts are encoded and written in key
-    /// order.
+    /// GET /v1/home. The profile and the next holiday are encoded; the other parts have their own writers. Written in
+    /// key order.
     struct Home: JSONBody {
         struct Parts {
             let employee: Data
             let nextHoliday: Data
             let away: Away
-            let notices: Data
-            let feed: Data
+            let notices: NoticeList
+            let feed: [FeedItemBody]
 
             init(employee: ProfileBody, nextHoliday: NextAbsence?, away: Away, notices: NoticeList, feed: [FeedItemBody]) throws {
                 self.employee = try JSON.encoder.encode(employee)
                 self.nextHoliday = try nextHoliday.map { try JSON.encoder.encode($0) } ?? Data("null".utf8)
                 self.away = away
-                self.notices = try JSON.encoder.encode(notices)
-                self.feed = try JSON.encoder.encode(feed)
+                self.notices = notices
+                self.feed = feed
             }
         }
 
@@ -30,9 +30,9 @@ extension DTO {
                 json.key("away"); json.value(parts.away)
                 json.key("balance"); json.value(balance)
                 json.key("employee"); json.value(encoded: parts.employee)
-                json.key("feed"); json.value(encoded: parts.feed)
+                json.key("feed"); json.array(parts.feed) { json, item in json.value(item) }
                 json.key("nextHoliday"); json.value(encoded: parts.nextHoliday)
-                json.key("notices"); json.value(encoded: parts.notices)
+                json.key("notices"); json.value(parts.notices)
                 json.key("today"); json.value(today)
             }
         }

@@ -2,58 +2,62 @@ import Foundation
 import SGCore
 
 extension DTO {
-    struct NoticeRequest: Encodable {
-        let id: Int64
-        let startDate: String
-        let endDate: String
-        /// null when the notice reports a new request.
-        @Nullable var from: HolidayStatus?
-        let to: HolidayStatus
-        /// The transition's note: the reason, for a rejection.
-        let note: String
-    }
-
-    struct NoticeBody: Encodable {
-        let id: Int64
-        let kind: NoticeKind
-        let title: String
-        let body: String
-        let pinned: Bool
-        /// The last day a company notice is shown; null: until deleted (always null for personal notices).
-        @Nullable var expiresOn: String?
-        let author: String
-        let createdAt: String
-        let updatedAt: String
-        /// Personal notices: whether the employee has read it; null for company notices.
-        @Nullable var read: Bool?
-        /// Personal notices: the request and the move they report; null for company notices.
-        @Nullable var request: NoticeRequest?
+    /// A notice. `expiresOn`: the last day a company notice is shown, null until deleted (always null for personal
+    /// notices). `read`: personal notices only, whether the employee has read it. `request`: personal notices only,
+    /// the request and the move they report, with the transition's note (the reason, for a rejection); its `from` is
+    /// null when the notice reports a new request.
+    struct NoticeBody: JSONBody {
+        let notice: Notice
 
         init(_ notice: Notice) {
-            id = notice.id
-            kind = notice.kind
-            title = notice.title
-            body = notice.body
-            pinned = notice.pinned
-            expiresOn = notice.expiresOn?.description
-            author = notice.author
-            createdAt = Timestamp.format(notice.createdAt)
-            updatedAt = Timestamp.format(notice.updatedAt)
-            read = notice.kind == .personal ? notice.readAt != nil : nil
-            request = notice.transition.map {
-                NoticeRequest(
-                    id: $0.requestID, startDate: $0.startDate.description, endDate: $0.endDate.description, from: $0.from,
-                    to: $0.to, note: $0.note)
+            self.notice = notice
+        }
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("author"); json.value(notice.author)
+                json.key("body"); json.value(notice.body)
+                json.key("createdAt"); json.value(notice.createdAt)
+                json.key("expiresOn"); json.value(notice.expiresOn?.description)
+                json.key("id"); json.value(notice.id)
+                json.key("kind"); json.value(notice.kind.rawValue)
+                json.key("pinned"); json.value(notice.pinned)
+                json.key("read")
+                if notice.kind == .personal { json.value(notice.readAt != nil) } else { json.null() }
+                json.key("request")
+                if let transition = notice.transition {
+                    json.object { json in
+                        json.key("endDate"); json.value(transition.endDate)
+                        json.key("from"); json.value(transition.from?.rawValue)
+                        json.key("id"); json.value(transition.requestID)
+                        json.key("note"); json.value(transition.note)
+                        json.key("startDate"); json.value(transition.startDate)
+                        json.key("to"); json.value(transition.to.rawValue)
+                    }
+                } else {
+                    json.null()
+                }
+                json.key("title"); json.value(notice.title)
+                json.key("updatedAt"); json.value(notice.updatedAt)
             }
         }
     }
 
-    struct NoticeList: Encodable {
+    /// `unread`: the caller's personal notices not yet read. `nextAfter`: an opaque cursor, passed as `after` to read
+    /// the next page; null on the last page.
+    struct NoticeList: JSONBody {
         let items: [NoticeBody]
         let total: Int
-        /// The caller's personal notices not yet read.
         let unread: Int
-        /// An opaque cursor: pass as `after` to read the next page; null on the last page.
-        @Nullable var nextAfter: String?
+        let nextAfter: String?
+
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("items"); json.array(items) { json, item in json.value(item) }
+                json.key("nextAfter"); json.value(nextAfter)
+                json.key("total"); json.value(total)
+                json.key("unread"); json.value(unread)
+            }
+        }
     }
 }

@@ -75,7 +75,7 @@ struct CompanyController {
         group.get("/company/feed") { request, context in
             _ = try context.requireEmployee()
             let limit = try request.integerQuery("limit", in: 1...CompanyFeedService.maximumLimit) ?? CompanyFeedService.defaultLimit
-            return try JSON.response(DTO.CompanyFeedBody(items: try await services.feeds.items(limit: limit).map(DTO.FeedItemBody.init)))
+            return JSON.response(written: DTO.CompanyFeedBody(items: try await services.feeds.items(limit: limit).map(DTO.FeedItemBody.init)))
         }
 
         /// The public holidays of a year (default: this year) in a calendar (default: the caller's).

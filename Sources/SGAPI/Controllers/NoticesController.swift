@@ -59,7 +59,7 @@ struct NoticesController {
             let page = try await services.notices.board(
                 for: viewer.actor, includeExpired: try request.booleanQuery("includeExpired") ?? false, after: cursor,
                 limit: try request.integerQuery("limit", in: 1...NoticeService.maximumLimit) ?? 50)
-            return try JSON.response(DTO.NoticeList(
+            return JSON.response(written: DTO.NoticeList(
                 items: page.items.map(DTO.NoticeBody.init), total: page.total, unread: page.unread, nextAfter: page.next?.text))
         }
 
@@ -70,7 +70,7 @@ struct NoticesController {
             let draft = NoticeDraft(
                 title: body.title, body: body.body, pinned: body.pinned ?? false, expiresOn: try body.expiresOn.map { try CalendarDate.parse($0, field: "expiresOn") })
             let notice = try await services.notices.post(draft, by: admin.actor)
-            return try JSON.response(DTO.NoticeBody(notice), status: .created, headers: [.location: "/v1/notices/\(notice.id)"])
+            return JSON.response(written: DTO.NoticeBody(notice), status: .created, headers: [.location: "/v1/notices/\(notice.id)"])
         }
 
         /// One notice the caller may see.
@@ -78,7 +78,7 @@ struct NoticesController {
             let viewer = try context.requireEmployee()
             let id = try context.parameters.id("id", what: "Notice")
             let notice = try await services.notices.notice(id: id, for: viewer.actor)
-            return try JSON.response(DTO.NoticeBody(notice))
+            return JSON.response(written: DTO.NoticeBody(notice))
         }
 
         /// Admin: edits a company notice (absent keys are kept; `expiresOn: null` removes the expiry).
@@ -87,7 +87,7 @@ struct NoticesController {
             let id = try context.parameters.id("id", what: "Notice")
             let body = try await JSON.decode(PatchBody.self, from: request, context: context)
             let notice = try await services.notices.edit(id: id, body.patch, by: admin.actor)
-            return try JSON.response(DTO.NoticeBody(notice))
+            return JSON.response(written: DTO.NoticeBody(notice))
         }
 
         /// Admin: deletes a company notice.
@@ -113,6 +113,6 @@ struct NoticesController {
         let viewer = try context.requireEmployee()
         let id = try context.parameters.id("id", what: "Notice")
         let notice = try await services.notices.mark(id: id, read: read, by: viewer.id)
-        return try JSON.response(DTO.NoticeBody(notice))
+        return JSON.response(written: DTO.NoticeBody(notice))
     }
 }
