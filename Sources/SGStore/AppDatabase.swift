@@ -19,6 +19,12 @@ public final class AppDatabase: Sendable {
     private let checkpointer: Checkpointer?
     /// Where writes report their lock wait and transaction time; nil until `reportMetrics(to:)`.
     private let metrics = Mutex<DatabaseMetrics?>(nil)
+    /// Units of work waiting to be committed together (`write`).
+    private let pendingWrites = PendingWrites()
+    /// Transactions committed by `write`, each holding one or more units of work.
+    let batchesCommitted = Atomic<Int>(0)
+    /// Units of work waiting for the writer now.
+    var pendingWriteCount: Int { pendingWrites.count }
 
     /// Whether someone must call `checkpoint()` regularly (the server's `WALCheckpointService`).
     public var checkpointsInBackground: Bool { checkpointer != nil }
@@ -160,8 +166,13 @@ public final class AppDatabase: Sendable {
         try writer.read { db in try Self.migrator.appliedIdentifiers(db).sorted() }
     }
 
-    /// A write transaction that takes SQLite's write lock when it begins (BEGIN IMMEDIATE), so that what it
-    /// reads cannot be changed by another process before it commits.
+    /// A unit of work that writes: atomic, and acknowledged (this returns) only once it is committed.
+    ///
+    /// Units asked for while the writer is busy are committed together, in one transaction that takes SQLite's
+    /// write lock when it begins (BEGIN IMMEDIATE), so that what each reads cannot be changed by another process
+    /// before it commits. Each runs in a savepoint of its own, in the order they were asked for: one that fails is
+    /// rolled back alone and its caller hears its error, the others commit. One commit writes the pages the units
+    /// share (the indexes they all touch) once, and the writer is handed over once, instead of once per unit.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         // What this unit of work reads after its own commit must see it.
         sharedCommitCheck?.forget()
@@ -169,26 +180,96 @@ public final class AppDatabase: Sendable {
         // The time spent queueing behind this process's other writes counts against the lock time-out too: each
         // queued write used to wait a time-out of its own after the one before it had (5, 10, 11.6 s, issue 18).
         let deadline = Self.writeDeadline()
-        let metrics = self.metrics.withLock { $0 }
         let asked = ContinuousClock.now
-        return try await Self.translatingErrors {
-            try await writer.writeWithoutTransaction { db in
-                let remaining = deadline - .now
-                guard remaining > .zero else { throw Self.lockedTooLong }
-                let connection = self.writeConnection.connection(for: db)
-                connection.setBusyTimeout(remaining)
-                defer { connection.setBusyTimeout(.seconds(Self.busyTimeout)) }
-                var result: T?
-                var began: ContinuousClock.Instant?
-                try db.inTransaction(.immediate) {
-                    began = .now
-                    result = try body(db)
-                    return .commit
-                }
-                if let metrics, let began { metrics.record(asked: asked, began: began, committed: .now) }
-                return result!
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let unit = PendingWrite(
+                deadline: deadline, asked: asked,
+                run: { db in
+                    do {
+                        var result: T?
+                        try db.inSavepoint {
+                            result = try body(db)
+                            return .commit
+                        }
+                        let value = result!
+                        return ({ continuation.resume(returning: value) }, nil)
+                    } catch {
+                        let failure = Self.translated(error)
+                        return ({ continuation.resume(throwing: failure) }, failure)
+                    }
+                },
+                fail: { error in continuation.resume(throwing: error) })
+            if pendingWrites.enqueue(unit) {
+                Task { await self.commitPendingWrites() }
             }
         }
+    }
+
+    /// Commits what is pending, batch after batch, until nothing is: one task at a time does this.
+    private func commitPendingWrites() async {
+        while let batch = pendingWrites.takeBatch() {
+            do {
+                try await writer.writeWithoutTransaction { db in try self.commit(batch, db) }
+            } catch {
+                // The writer itself failed (closed): nothing of the batch was committed or answered.
+                let failure = Self.translated(error)
+                for unit in batch { unit.fail(failure) }
+            }
+        }
+    }
+
+    /// One batch, on the writer: waits for the write lock no longer than the earliest deadline of the batch
+    /// (whoever passes theirs is answered and left out, the rest try again), runs every unit in its savepoint,
+    /// commits, then answers each caller. A failed BEGIN or COMMIT fails them all: none is acknowledged.
+    private func commit(_ batch: [PendingWrite], _ db: Database) throws {
+        let connection = writeConnection.connection(for: db)
+        defer { connection.setBusyTimeout(.seconds(Self.busyTimeout)) }
+        var waiting = batch
+        while true {
+            let now = ContinuousClock.now
+            let expired = waiting.filter { $0.deadline <= now }
+            for unit in expired { unit.fail(Self.lockedTooLong) }
+            waiting.removeAll { $0.deadline <= now }
+            guard let earliest = waiting.map(\.deadline).min() else { return }
+            connection.setBusyTimeout(earliest - now)
+            do {
+                try db.beginTransaction(.immediate)
+                break
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                continue
+            } catch {
+                let failure = Self.translated(error)
+                for unit in waiting { unit.fail(failure) }
+                return
+            }
+        }
+        let began = ContinuousClock.now
+        var answers: [@Sendable () -> Void] = []
+        for unit in waiting {
+            let (answer, failure) = unit.run(db)
+            answers.append(answer)
+            // Some failures (a full disk, an I/O error) make SQLite roll back the whole transaction, not only the
+            // unit's savepoint: then nothing of the batch is written, and everyone hears that unit's failure.
+            guard db.isInsideTransaction else {
+                let failure = failure ?? Self.translated(DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back"))
+                for unit in waiting { unit.fail(failure) }
+                return
+            }
+        }
+        do {
+            try db.commit()
+        } catch {
+            try? db.rollback()
+            let failure = Self.translated(error)
+            for unit in waiting { unit.fail(failure) }
+            return
+        }
+        let committed = ContinuousClock.now
+        batchesCommitted.add(1, ordering: .relaxed)
+        if let metrics = self.metrics.withLock({ $0 }) {
+            for unit in waiting { metrics.record(asked: unit.asked, began: began, committed: committed) }
+        }
+        for answer in answers { answer() }
     }
 
     /// From now on, every write reports how long it waited for the write lock and how long its transaction took.
@@ -470,4 +551,48 @@ final class SharedCommitCheck: Sendable {
     func forget() { remembered.store(.max, ordering: .releasing) }
 
     init(database: ObjectIdentifier) { self.database = database }
+}
+
+/// A unit of work waiting for the writer. `run` executes it inside the batch's transaction and returns how to
+/// answer its caller once the batch has committed, with its failure if it failed; `fail` answers it instead when
+/// the batch could not begin or commit.
+private struct PendingWrite: Sendable {
+    let deadline: ContinuousClock.Instant
+    let asked: ContinuousClock.Instant
+    let run: @Sendable (Database) -> (answer: @Sendable () -> Void, failure: (any Error)?)
+    let fail: @Sendable (any Error) -> Void
+}
+
+/// The queue of `PendingWrite`s and whether a task is committing them.
+private final class PendingWrites: Sendable {
+    private struct State {
+        var units: [PendingWrite] = []
+        var committing = false
+    }
+
+    private let state = Mutex(State())
+
+    var count: Int { state.withLock { $0.units.count } }
+
+    /// Adds a unit; true when no task is committing, so the caller must start one.
+    func enqueue(_ unit: PendingWrite) -> Bool {
+        state.withLock { state in
+            state.units.append(unit)
+            guard !state.committing else { return false }
+            state.committing = true
+            return true
+        }
+    }
+
+    /// Everything pending, in the order asked; nil (and no task committing any more) when nothing is.
+    func takeBatch() -> [PendingWrite]? {
+        state.withLock { state in
+            guard !state.units.isEmpty else {
+                state.committing = false
+                return nil
+            }
+            defer { state.units.removeAll(keepingCapacity: true) }
+            return state.units
+        }
+    }
 }
