@@ -124,7 +124,7 @@ struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage local accounts and employees' working weeks.",
         subcommands: [
-            Add.self, List.self, Deactivate.self, Password.self, WorkingWeekCommand.self, WorkingWeeks.self, HolidayCalendarCommand.self,
+            Add.self, List.self, Change.self, Admin.self, Deactivate.self, Reactivate.self, Password.self, WorkingWeekCommand.self, WorkingWeeks.self, HolidayCalendarCommand.self,
         ])
 
     struct HolidayCalendarCommand: AsyncParsableCommand {
@@ -208,6 +208,7 @@ struct UserCommand: AsyncParsableCommand {
         @Option(help: "E-mail address.") var email: String
         @Flag(help: "Make the account an admin.") var admin = false
         @Flag(help: "Read the password from standard input (one line).") var passwordStdin = false
+        @OptionGroup(title: "LDAP directory (with SG_DIRECTORY=ldap)") var ldap: LDAPOptions
 
         func run() async throws {
             try await running {
@@ -216,9 +217,10 @@ struct UserCommand: AsyncParsableCommand {
                 }
                 let password = try readPasswordLine()
                 let services = try global.services()
-                let hash = try await services.passwords.hashForNewAccount(password, username: username)
-                let employee = try await services.accounts.addEmployee(NewEmployee(
-                    username: username, name: name, surname: surname, email: email, isAdmin: admin, passwordHash: hash))
+                let employee = try await services.accounts.addLocalAccount(
+                    NewEmployee(username: username, name: name, surname: surname, email: email, isAdmin: admin, passwordHash: nil),
+                    password: password, passwords: services.passwords, directory: try ldap.loginDirectory(services),
+                    by: try await global.actor(services))
                 printOut("Added \(employee.username) (id \(employee.id))\(employee.isAdmin ? " as an admin" : "").\n")
             }
         }
@@ -272,6 +274,84 @@ struct UserCommand: AsyncParsableCommand {
                 ).render(format))
             }
         }
+    }
+
+    struct Change: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Change an employee's name, surname, e-mail, position or phone, all at once or none.",
+            discussion: "An empty value clears the position or the phone. Fields the company directory holds are refused.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Option(help: "Given name.") var name: String?
+        @Option(help: "Surname.") var surname: String?
+        @Option(help: "E-mail address.") var email: String?
+        @Option(help: "Position (job title).") var position: String?
+        @Option(help: "Phone number.") var phone: String?
+        @OptionGroup(title: "LDAP directory (with SG_DIRECTORY=ldap)") var ldap: LDAPOptions
+
+        func run() async throws {
+            try await running {
+                var change = EmployeeChange()
+                func set(_ value: String?) -> SGCore.Change<String> { value.map(SGCore.Change.set) ?? .keep }
+                change.profile.name = set(name)
+                change.profile.surname = set(surname)
+                change.profile.email = set(email)
+                change.profile.position = set(position)
+                change.profile.phone = set(phone)
+                guard change != EmployeeChange() else {
+                    throw SGError.invalid(field: "options", message: "nothing to change: give at least one option (see --help)")
+                }
+                let profile = try await update(global, ldap, username, change)
+                printOut("Updated \(profile.employee.username): \(profile.employee.fullName) <\(profile.employee.email)>"
+                    + ", position \(profile.position ?? "none"), phone \(profile.phone ?? "none").\n")
+            }
+        }
+    }
+
+    struct Admin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make an employee an admin (--grant) or no longer one (--revoke); the last active admin stays one.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @Flag(exclusivity: .exclusive, help: "Grant or revoke the admin role.") var role: Role
+        @OptionGroup(title: "LDAP directory (with SG_DIRECTORY=ldap)") var ldap: LDAPOptions
+
+        enum Role: String, EnumerableFlag { case grant, revoke }
+
+        func run() async throws {
+            try await running {
+                let profile = try await update(global, ldap, username, EmployeeChange(isAdmin: role == .grant))
+                printOut("\(profile.employee.username) is \(profile.employee.isAdmin ? "now an admin" : "no longer an admin").\n")
+            }
+        }
+    }
+
+    struct Reactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reactivate a deactivated account: they can log in again.",
+            discussion: "An employee of the company directory comes back only while the directory still lists them.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Username.") var username: String
+        @OptionGroup(title: "LDAP directory (with SG_DIRECTORY=ldap)") var ldap: LDAPOptions
+
+        func run() async throws {
+            try await running {
+                let services = try global.services()
+                let employee = try await findEmployee(services, username)
+                guard !employee.isActive else { throw SGError.conflict("\(employee.username) is active.") }
+                _ = try await update(global, ldap, username, EmployeeChange(isActive: true))
+                printOut("Reactivated \(employee.username); they can log in again.\n")
+            }
+        }
+    }
+
+    /// An admin's change through the same rules as `PATCH /v1/employees/{id}`.
+    static func update(_ global: GlobalOptions, _ ldap: LDAPOptions, _ username: String, _ change: EmployeeChange) async throws -> Profile {
+        let services = try global.services()
+        let employee = try await findEmployee(services, username)
+        return try await services.accounts.update(
+            employeeID: employee.id, change, by: try await global.actor(services), directory: try ldap.loginDirectory(services))
     }
 
     struct Deactivate: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import Logging
 import SGCore
 import SGLDAP
 import SGSettings
+import SGStore
 
 /// `sgadmin ldap check` and `sgadmin ldap sync`, with the server's SG_LDAP_* settings.
 struct LDAPCommand: AsyncParsableCommand {
@@ -73,6 +74,22 @@ extension LDAPOptions {
             return try configuration(environment: ProcessInfo.processInfo.environment)
         } catch {
             throw SGError.invalid(field: "SG_LDAP_*", message: error.report("invalid LDAP configuration"))
+        }
+    }
+}
+
+extension LDAPOptions {
+    /// The directory `sgserver` checks logins against (SG_DIRECTORY, default local), with these SG_LDAP_* settings:
+    /// which fields it holds, whether it creates the employees, and who it still lists.
+    func loginDirectory(_ services: CoreServices) throws -> any EmployeeDirectory {
+        switch ProcessInfo.processInfo.environment["SG_DIRECTORY"] ?? "local" {
+        case "local":
+            // sgadmin checks no password through it: the cheapest decoy cost will do.
+            return LocalAccountDirectory(accounts: services.accounts.store, cost: 4)
+        case "ldap":
+            return LDAPDirectory(configuration: try configuration(), logger: quietLogger())
+        case let other:
+            throw SGError.invalid(field: "SG_DIRECTORY", message: "'\(other)' is not supported (supported: local, ldap)")
         }
     }
 }

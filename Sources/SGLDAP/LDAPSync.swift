@@ -98,7 +98,7 @@ extension LDAPDirectory {
             progress(done, total)
         }
         for leaver in leavers {
-            _ = try await service.deactivate(username: leaver.username)
+            _ = try await service.deactivate(username: leaver.username, keepingAnAdmin: false)
             result.deactivated += 1
             done += 1
             progress(done, total)

@@ -74,6 +74,10 @@ import SGTestSupport
         Row(.delete, "/v1/me/devices/{device}",                                     401, 204, 404, 404, 401),
         Row(.get, "/v1/employees",                                                  401, 200, 200, 200, 401),
         Row(.get, "/v1/employees/{alice}",                                          401, 200, 200, 200, 401),
+        Row(.post, "/v1/employees", body: Body.newEmployee,                         401, 403, 403, 201, 401),
+        Row(.patch, "/v1/employees/{alice}", body: Body.employeeChange,             401, 403, 403, 200, 401),
+        // Rights before input: an employee's invalid body is still a 403.
+        Row(.patch, "/v1/employees/{alice}", body: Body.invalidEmployeeChange,      401, 403, 403, 422, 401),
         Row(.get, "/v1/employees/{alice}/photo",                                    401, 200, 200, 200, 401),
         Row(.get, "/v1/employees/{alice}/holidays",                                 401, 200, 403, 200, 401, teams: Self.team(200)),
         Row(.get, "/v1/notices",                                                    401, 200, 200, 200, 401),
@@ -159,6 +163,9 @@ import SGTestSupport
         static let workingWeek = #"{"workingWeek":[1,2,3,4]}"#
         static let publicHoliday = #"{"date":"2026-10-05","name":"Matrix day"}"#
         static let profile = #"{"position":"Tester","phone":"+34 600 000 000"}"#
+        static let newEmployee = #"{"username":"newcomer","name":"New","surname":"Comer","email":"new@example.com","password":"matrix-password-1"}"#
+        static let employeeChange = #"{"position":"Tester","isAdmin":false}"#
+        static let invalidEmployeeChange = #"{"isActive":null}"#
         static let photo = "<png>"
         static let settings = #"{"notifications":true}"#
         static let device = #"{"token":"matrix-device-0001","platform":"ios"}"#

@@ -116,4 +116,57 @@ import SGTestSupport
         #expect(try cli.run(["company", "set", "--website", ""]).status == 0)
         #expect(try await f.services.company.company().contact.website == nil)
     }
+
+    /// `sgadmin user set`, `admin`, `deactivate`, `reactivate`: the rules of `PATCH /v1/employees/{id}`.
+    @Test func changesEmployeesRolesAndActivity() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+
+        let set = try cli.run(["user", "set", "alice", "--position", "Head of sales", "--email", "alicia@example.com", "--phone", "+34 600 111 222"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout == "Updated alice: Alice Example <alicia@example.com>, position Head of sales, phone +34 600 111 222.\n")
+        #expect(try cli.run(["user", "set", "alice", "--phone", ""]).stdout.hasSuffix("phone none.\n"))
+        let profile = try await f.services.people.profile(employeeID: f.alice.id)
+        #expect(profile.position == "Head of sales" && profile.phone == nil && profile.employee.email == "alicia@example.com")
+
+        #expect(try cli.run(["user", "admin", "alice", "--grant"]).stdout == "alice is now an admin.\n")
+        #expect(try await f.services.accounts.employee(id: f.alice.id)?.isAdmin == true)
+        for user in ["admin", "admin2"] {
+            #expect(try cli.run(["user", "admin", user, "--revoke"]).status == 0)
+        }
+        // alice is the last active admin now.
+        for arguments in [["user", "admin", "alice", "--revoke"], ["user", "deactivate", "alice"]] {
+            let refused = try cli.run(arguments)
+            #expect(refused.status == 1 && refused.stderr.contains("alice is the last active admin"), "\(arguments): \(refused.stderr)")
+        }
+        // As someone else than the last admin, what refuses is the rule, not the caller.
+        let asAlice = try cli.run(["user", "admin", "alice", "--revoke", "--as", "alice"])
+        #expect(asAlice.status == 1 && asAlice.stderr.contains("You are the last active admin"))
+        #expect(try await f.services.accounts.employee(id: f.alice.id)?.isAdmin == true)
+
+        for arguments in [
+            ["user", "set", "alice"], ["user", "set", "alice", "--email", "nope"], ["user", "set", "alice", "--name", ""],
+            ["user", "admin", "alice"], ["user", "admin", "alice", "--grant", "--revoke"], ["user", "set", "ghost", "--position", "x"],
+            ["user", "admin", "bob", "--grant", "--as", "bob"], ["user", "reactivate", "bob"],
+        ] {
+            let result = try cli.run(arguments)
+            #expect(result.status != 0, "\(arguments)")
+        }
+
+        #expect(try cli.run(["user", "deactivate", "bob"]).status == 0)
+        #expect(try await f.services.accounts.employee(id: f.bob.id)?.isActive == false)
+        let back = try cli.run(["user", "reactivate", "bob"])
+        #expect(back.stdout == "Reactivated bob; they can log in again.\n", "\(back.stderr)")
+        #expect(try await f.sessions().login(username: "bob", password: Fixture.password).employee.id == f.bob.id)
+
+        // While logins go to the directory, no local account is added.
+        let ldap = try cli.run(
+            ["user", "add", "maria", "--name", "M", "--surname", "P", "--email", "m@example.com", "--password-stdin"],
+            stdin: "a-long-password\n",
+            environment: ["SG_DIRECTORY": "ldap", "SG_LDAP_URL": "ldap://127.0.0.1:1", "SG_LDAP_BASE_DN": "dc=example,dc=com"])
+        #expect(ldap.status == 1 && ldap.stderr.contains("company directory (ldap)"), "\(ldap.stderr)")
+        #expect(try await f.services.accounts.employee(username: "maria") == nil)
+    }
 }

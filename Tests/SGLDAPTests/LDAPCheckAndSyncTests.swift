@@ -124,6 +124,22 @@ struct LDAPCheckAndSyncTests {
             #expect(second.deactivated == 1)
             #expect(try await database.services().accounts.employee(username: "bob")?.isActive == false)
             #expect(try await database.services().accounts.employee(username: "localadmin")?.isActive == true)
+
+            // Bob's entry is gone: he is not reactivated. Carol, deactivated by an admin, is, while the directory lists her.
+            let accounts = database.services().accounts
+            let operatorActor = Actor(employeeID: nil, name: "ops (sgadmin)", isAdmin: true)
+            let bob = try #require(try await accounts.employee(username: "bob"))
+            await #expect(performing: {
+                _ = try await accounts.update(employeeID: bob.id, EmployeeChange(isActive: true), by: operatorActor, directory: directory)
+            }, throws: { error in
+                guard case .conflict(let message)? = error as? SGError else { return false }
+                return message.contains("no longer lists bob")
+            })
+            #expect(try await accounts.employee(username: "bob")?.isActive == false)
+            let carol = try #require(try await accounts.employee(username: "carol"))
+            _ = try await accounts.update(employeeID: carol.id, EmployeeChange(isActive: false), by: operatorActor, directory: directory)
+            let back = try await accounts.update(employeeID: carol.id, EmployeeChange(isActive: true), by: operatorActor, directory: directory)
+            #expect(back.employee.isActive)
         }
     }
 

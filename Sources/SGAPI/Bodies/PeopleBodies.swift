@@ -26,30 +26,46 @@ extension DTO {
         "/v1/employees/\(employeeID)/photo?v=\(version.etag)"
     }
 
-    /// The logged-in employee's own profile: what colleagues see, and the private fields.
+    /// The logged-in employee's own profile: what an admin sees, and the private fields.
     struct ProfileBody: Encodable {
-        let colleague: Colleague
-        let isAdmin: Bool
+        let record: EmployeeRecord
         @Nullable var birthDate: String?
         /// The fields this employee may change with PATCH /v1/me (the directory may hold others).
         let editableFields: [ProfileField]
 
         init(_ profile: SGCore.Profile, owned: Set<ProfileField>) {
-            colleague = Colleague(profile)
-            isAdmin = profile.employee.isAdmin
+            record = EmployeeRecord(profile)
             birthDate = profile.birthDate?.description
             editableFields = ProfileRules.editableFields(owned: owned)
         }
 
-        private enum CodingKeys: String, CodingKey { case isAdmin, birthDate, editableFields }
+        private enum CodingKeys: String, CodingKey { case birthDate, editableFields }
 
-        /// One flat object: the colleague's keys and these, sorted together by the encoder.
+        /// One flat object: the record's keys and these, sorted together by the encoder.
+        func encode(to encoder: any Encoder) throws {
+            try record.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(_birthDate, forKey: .birthDate)
+            try container.encode(editableFields, forKey: .editableFields)
+        }
+    }
+
+    /// What an admin sees of an employee: the colleague's fields and the admin role.
+    struct EmployeeRecord: Encodable {
+        let colleague: Colleague
+        let isAdmin: Bool
+
+        init(_ profile: SGCore.Profile) {
+            colleague = Colleague(profile)
+            isAdmin = profile.employee.isAdmin
+        }
+
+        private enum CodingKeys: String, CodingKey { case isAdmin }
+
         func encode(to encoder: any Encoder) throws {
             try colleague.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(isAdmin, forKey: .isAdmin)
-            try container.encode(_birthDate, forKey: .birthDate)
-            try container.encode(editableFields, forKey: .editableFields)
         }
     }
 

@@ -42,6 +42,40 @@ struct EmployeesController {
         }
     }
 
+    /// `POST /v1/employees`: a local account and its first password.
+    struct NewEmployeeBody: Decodable {
+        let employee: NewEmployee
+        let password: String
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            try container.onlyKeys(["username", "name", "surname", "email", "password", "isAdmin"], what: "a field of a new employee")
+            employee = NewEmployee(
+                username: try container.required(String.self, "username"), name: try container.required(String.self, "name"),
+                surname: try container.required(String.self, "surname"), email: try container.required(String.self, "email"),
+                isAdmin: try container.optional(Bool.self, "isAdmin") ?? false, passwordHash: nil)
+            password = try container.required(String.self, "password")
+        }
+    }
+
+    /// `PATCH /v1/employees/{id}`: absent keys are kept, `null` clears the position or the phone.
+    struct EmployeePatchBody: Decodable {
+        var change = EmployeeChange()
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            try container.onlyKeys(
+                EmployeeChange.profileFields.map(\.rawValue) + ["isActive", "isAdmin"], what: "an employee field an admin can change")
+            change.profile.name = try container.change(String.self, "name")
+            change.profile.surname = try container.change(String.self, "surname")
+            change.profile.email = try container.change(String.self, "email")
+            change.profile.position = try container.change(String.self, "position")
+            change.profile.phone = try container.change(String.self, "phone")
+            change.isActive = try container.optional(Bool.self, "isActive")
+            change.isAdmin = try container.optional(Bool.self, "isAdmin")
+        }
+    }
+
     /// The `{year}` of an allowance path: a year, or a 422.
     static func year(_ context: AppRequestContext) throws -> Int {
         guard let year = context.parameters.get("year").flatMap({ Int($0) }), HolidayService.supportedYears.contains(year) else {
@@ -72,6 +106,28 @@ struct EmployeesController {
             _ = try context.requireEmployee()
             let profile = try await services.people.profile(employeeID: try context.parameters.id("id", what: "Employee"))
             return try JSON.response(DTO.Colleague(profile))
+        }
+
+        /// Admin: adds a local account, while logins are checked against the local accounts.
+        group.post("/employees") { request, context in
+            let admin = try context.requireAdmin()
+            let body = try await JSON.decode(NewEmployeeBody.self, from: request, context: context)
+            let employee = try await services.core.accounts.addLocalAccount(
+                body.employee, password: body.password, passwords: services.passwords, directory: services.sessions.directory,
+                by: admin.actor)
+            let profile = try await services.people.profile(employeeID: employee.id)
+            return try JSON.response(
+                DTO.EmployeeRecord(profile), status: .created, headers: [.location: "/v1/employees/\(employee.id)"])
+        }
+
+        /// Admin: changes an employee's HR fields, admin role or activity, all or nothing.
+        group.patch("/employees/:id") { request, context in
+            let admin = try context.requireAdmin()
+            let id = try context.parameters.id("id", what: "Employee")
+            let body = try await JSON.decode(EmployeePatchBody.self, from: request, context: context)
+            let profile = try await services.core.accounts.update(
+                employeeID: id, body.change, by: admin.actor, directory: services.sessions.directory)
+            return try JSON.response(DTO.EmployeeRecord(profile))
         }
 
         /// An employee's photo. With `?v=` naming the current version it may be cached for good; without it,

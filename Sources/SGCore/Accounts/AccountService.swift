@@ -22,6 +22,22 @@ public struct AccountService: Sendable {
         try await store.read { tx in try tx.employees(includeInactive: includeInactive) }
     }
 
+    /// Adds a local account with its first password (`sgadmin user add`, `POST /v1/employees`). Refused while
+    /// logins go to a directory that creates the employees itself: nobody would ever be asked the local password.
+    public func addLocalAccount(
+        _ new: NewEmployee, password: String, passwords: PasswordService, directory: any EmployeeDirectory, by actor: Actor
+    ) async throws -> Employee {
+        try Self.requireAdmin(actor)
+        guard !directory.provisionsEmployees else {
+            throw SGError.conflict(
+                "Logins go to the company directory (\(directory.kind)), which creates each employee at their first login: "
+                    + "add \(new.username) there. A local account could not log in.")
+        }
+        var new = try EmployeeRules.validated(new)  // before the bcrypt work
+        new.passwordHash = try await passwords.hashForNewAccount(password, username: new.username)
+        return try await addEmployee(new)
+    }
+
     public func addEmployee(_ new: NewEmployee) async throws -> Employee {
         let new = try EmployeeRules.validated(new)
         let now = clock.now()
@@ -63,8 +79,9 @@ public struct AccountService: Sendable {
     }
 
     /// Deactivates an account: its history stays, its sessions end (every token stops working at the next request),
-    /// it cannot log in again.
-    public func deactivate(username: String) async throws -> Employee {
+    /// it cannot log in again. The last active admin stays unless `keepingAnAdmin` is false: a directory's sync
+    /// deactivates whoever left it.
+    public func deactivate(username: String, keepingAnAdmin: Bool = true) async throws -> Employee {
         let now = clock.now()
         return try await store.write { tx in
             guard let employee = try tx.employee(username: username) else {
@@ -73,10 +90,81 @@ public struct AccountService: Sendable {
             guard employee.isActive else {
                 throw SGError.conflict("\(employee.username) is already deactivated.")
             }
-            try tx.deactivate(employeeID: employee.id, at: now)
-            try tx.endSessions(employeeID: employee.id)
+            if keepingAnAdmin { try Self.checkAnotherAdminRemains(tx, besides: employee, by: nil) }
+            try Self.deactivate(tx, employee.id, at: now)
             return try Self.existing(tx, employee.id)
         }
+    }
+
+    /// An admin's change of an employee, all of it or nothing, in one transaction: the HR fields (under the profile
+    /// rules, fields the directory holds refused), the admin flag, deactivation (their sessions end) and reactivation.
+    /// The last active admin can be neither demoted nor deactivated; a directory employee is reactivated only while
+    /// the directory still lists them.
+    public func update(
+        employeeID: Int64, _ change: EmployeeChange, by actor: Actor, directory: any EmployeeDirectory
+    ) async throws -> Profile {
+        try Self.requireAdmin(actor)
+        if change.isActive == true { try await checkDirectoryStillLists(employeeID: employeeID, directory) }
+        let now = clock.now()
+        return try await store.write { tx in
+            guard let current = try tx.profile(employeeID: employeeID) else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            let before = current.employee
+            var updated = try ProfileRules.apply(
+                change.profile, to: current, owned: directory.ownedFields, directoryKind: directory.kind,
+                today: try tx.today(at: now))
+            updated.employee.isAdmin = change.isAdmin ?? before.isAdmin
+            if !updated.employee.isAdmin || change.isActive == false {
+                try Self.checkAnotherAdminRemains(tx, besides: before, by: actor)
+            }
+            if updated != current { try tx.saveEmployee(updated) }
+            switch change.isActive {
+            case false? where before.isActive: try Self.deactivate(tx, employeeID, at: now)
+            case true? where !before.isActive: try tx.reactivate(employeeID: employeeID)
+            default: break
+            }
+            guard let saved = try tx.profile(employeeID: employeeID) else {
+                throw SGError.notFound("Employee \(employeeID) does not exist.")
+            }
+            return saved
+        }
+    }
+
+    private static func deactivate(_ tx: any AccountWriting, _ employeeID: Int64, at now: Date) throws {
+        try tx.deactivate(employeeID: employeeID, at: now)
+        try tx.endSessions(employeeID: employeeID)
+    }
+
+    /// Someone must be left to administer the company: `employee`, an active admin about to stop being one, must
+    /// not be the last.
+    private static func checkAnotherAdminRemains(_ tx: any AccountReading, besides employee: Employee, by actor: Actor?) throws {
+        guard employee.isAdmin, employee.isActive, try tx.activeAdminCount() <= 1 else { return }
+        let who = actor?.employeeID == employee.id ? "You are" : "\(employee.username) is"
+        throw SGError.conflict(
+            "\(who) the last active admin, so the account can be neither demoted nor deactivated: make another employee "
+                + "an admin first.")
+    }
+
+    /// A directory employee comes back only while the directory still has their entry: without it they could not
+    /// log in, and the next sync would deactivate them again.
+    private func checkDirectoryStillLists(employeeID: Int64, _ directory: any EmployeeDirectory) async throws {
+        guard directory.provisionsEmployees, let employee = try await employee(id: employeeID), !employee.isActive,
+              try await directoryProfile(username: employee.username) != nil else { return }
+        if let problem = await directory.readinessProblem() {
+            throw SGError.unavailable(
+                "The company directory (\(directory.kind)) cannot be asked whether it still lists \(employee.username): \(problem)",
+                retryAfterSeconds: 5)
+        }
+        if await directory.stillLists(username: employee.username) == false {
+            throw SGError.conflict(
+                "The company directory (\(directory.kind)) no longer lists \(employee.username), so the account cannot be "
+                    + "reactivated: restore the entry in the directory first.")
+        }
+    }
+
+    private static func requireAdmin(_ actor: Actor) throws {
+        guard actor.isAdmin else { throw SGError.forbidden("Only an admin can add or change employees.") }
     }
 
     public func directoryProfile(username: String) async throws -> DirectoryProfile? {

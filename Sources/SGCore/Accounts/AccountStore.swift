@@ -1,7 +1,11 @@
 import Foundation
 
-public protocol AccountReading {
+public protocol AccountReading: CompanyReading {
     func employee(id: Int64) throws -> Employee?
+    /// The employee with their profile's fields; nil for an unknown id.
+    func profile(employeeID: Int64) throws -> Profile?
+    /// Employees who are both active and admins.
+    func activeAdminCount() throws -> Int
     func employee(username: String) throws -> Employee?
     /// By surname, name and id.
     func employees(includeInactive: Bool) throws -> [Employee]
@@ -23,7 +27,10 @@ public protocol AccountWriting: AccountReading, TeamAssigning {
     func setDirectoryHeldFields(employeeID: Int64, _ fields: Set<ProfileField>, from account: DirectoryAccount) throws
     /// Remembers where the directory keeps the account and what else it said (directory accounts only).
     func saveDirectoryRecord(employeeID: Int64, _ account: DirectoryAccount, at: Date) throws
+    /// Writes what an admin edits of an employee: the profile's fields, the e-mail address and the admin flag.
+    func saveEmployee(_ profile: Profile) throws
     func deactivate(employeeID: Int64, at: Date) throws
+    func reactivate(employeeID: Int64) throws
     /// Ends every session of the employee, and with them their tokens.
     func endSessions(employeeID: Int64) throws
 }

@@ -20,6 +20,23 @@ public struct NewEmployee: Sendable {
     }
 }
 
+/// What an admin changes about an employee (`PATCH /v1/employees/{id}`, `sgadmin user set`, `admin`,
+/// `reactivate`): `.keep` and nil leave a field as it is.
+public struct EmployeeChange: Sendable, Equatable {
+    /// The record's HR fields (`profileFields`); the birth date and the social links stay the employee's own.
+    public var profile = ProfilePatch()
+    public var isActive: Bool?
+    public var isAdmin: Bool?
+
+    /// The profile fields an admin changes, in API order.
+    public static let profileFields: [ProfileField] = [.name, .surname, .email, .position, .phone]
+
+    public init(isActive: Bool? = nil, isAdmin: Bool? = nil) {
+        self.isActive = isActive
+        self.isAdmin = isAdmin
+    }
+}
+
 public enum EmployeeRules {
     /// Trims and checks the fields of an account with the profile's rules; throws a field-level `SGError.invalid`.
     public static func validated(_ new: NewEmployee) throws -> NewEmployee {

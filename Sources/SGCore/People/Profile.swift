@@ -47,6 +47,8 @@ public struct Profile: Sendable, Equatable {
 public struct ProfilePatch: Sendable, Equatable {
     public var name: Change<String> = .keep
     public var surname: Change<String> = .keep
+    /// Only an admin changes the e-mail address (`EmployeeChange`); the employee's own PATCH never sets it.
+    public var email: Change<String> = .keep
     public var position: Change<String> = .keep
     public var birthDate: Change<String> = .keep
     public var phone: Change<String> = .keep
@@ -78,6 +80,7 @@ public enum ProfileRules {
         }
         keepUnchanged(.name, &patch.name, current.employee.name)
         keepUnchanged(.surname, &patch.surname, current.employee.surname)
+        keepUnchanged(.email, &patch.email, current.employee.email)
         keepUnchanged(.position, &patch.position, current.position)
         keepUnchanged(.birthDate, &patch.birthDate, current.birthDate?.description)
         keepUnchanged(.phone, &patch.phone, current.phone)
@@ -104,6 +107,15 @@ public enum ProfileRules {
                 try ownedCheck(field, value, current.employee[keyPath: keyPath])
                 profile.employee[keyPath: keyPath] = value
             }
+        }
+
+        switch patch.email {
+        case .keep: break
+        case .clear: throw SGError.invalid(field: "email", message: "cannot be removed")
+        case .set(let text):
+            let value = try TextRules.email(text, field: "email")
+            try ownedCheck(.email, value, current.employee.email)
+            profile.employee.email = value
         }
 
         profile.position = try patch.position.applied(to: current.position) {

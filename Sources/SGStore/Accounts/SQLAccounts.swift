@@ -11,6 +11,17 @@ struct SQLAccounts: AccountWriting {
 
     func employee(username: String) throws -> Employee? { try Rows.employee(connection, username: username) }
 
+    func company() throws -> CompanySettings { try Rows.company(connection) }
+
+    func profile(employeeID: Int64) throws -> Profile? { try SQLPeople(connection: connection).profile(employeeID: employeeID) }
+
+    func activeAdminCount() throws -> Int {
+        try connection.with("SELECT count(*) FROM employees WHERE is_admin = 1 AND is_active = 1") { statement in
+            _ = try statement.step()
+            return Int(statement.int64(0))
+        }
+    }
+
     func employees(includeInactive: Bool) throws -> [Employee] {
         try connection.with(
             "SELECT \(Rows.employeeColumns) FROM employees WHERE ? OR is_active = 1 ORDER BY surname, name, id"
@@ -135,6 +146,21 @@ struct SQLAccounts: AccountWriting {
             statement.bind(4, account.title)
             statement.bind(5, account.phone)
             statement.bind(6, Timestamp.format(at))
+        }
+    }
+
+    func saveEmployee(_ profile: Profile) throws {
+        try SQLPeople(connection: connection).saveProfile(profile)
+        try connection.execute("UPDATE employees SET email = ?, is_admin = ? WHERE id = ?") { statement in
+            statement.bind(1, profile.employee.email)
+            statement.bind(2, profile.employee.isAdmin ? 1 : 0)
+            statement.bind(3, profile.employee.id)
+        }
+    }
+
+    func reactivate(employeeID: Int64) throws {
+        try connection.execute("UPDATE employees SET is_active = 1, deactivated_at = NULL WHERE id = ?") { statement in
+            statement.bind(1, employeeID)
         }
     }
 

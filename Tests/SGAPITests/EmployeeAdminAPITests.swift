@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import Testing
+import SGAPI
+import SGCore
+import SGStore
+import SGTestSupport
+
+/// `POST /v1/employees` and `PATCH /v1/employees/{id}`: what `sgadmin user` does, for admin clients (issue 17).
+@Suite struct EmployeeAdminAPITests {
+    @Test func anAdminAddsALocalAccountThatLogsIn() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            let body = #"{"username":"maria","name":"María","surname":"Peña","email":"maria@example.com","password":"a-long-password"}"#
+            let created = try await client.call(.post, "/v1/employees", token: admin, json: body)
+            #expect(created.status == .created)
+            let id = try #require(created.json["id"] as? Int)
+            #expect(created.headers[.location] == "/v1/employees/\(id)")
+            #expect(created.json["username"] as? String == "maria" && created.json["isAdmin"] as? Bool == false)
+            #expect(created.json["isActive"] as? Bool == true && created.json["position"] is NSNull)
+            #expect(created.json["password"] == nil)
+            _ = try await client.login("maria", "a-long-password")
+
+            expectProblem(try await client.call(.post, "/v1/employees", token: admin, json: body.replacingOccurrences(of: "\"maria\"", with: "\"MARIA\"")), .conflict, "conflict")
+            for (json, field) in [
+                (#"{"username":"pedro","name":"P","surname":"S","email":"p@example.com"}"#, "password"),
+                (#"{"username":"pedro","name":"P","surname":"S","email":"p@example.com","password":"short"}"#, "password"),
+                (#"{"username":"pedro","name":"P","surname":"S","email":"p@example.com","password":"pedro"}"#, "password"),
+                (#"{"username":"pe dro","name":"P","surname":"S","email":"p@example.com","password":"a-long-password"}"#, "username"),
+                (#"{"username":"pedro","name":"P","surname":"S","email":"nope","password":"a-long-password"}"#, "email"),
+                (#"{"username":"pedro","name":"P","surname":"S","email":"p@example.com","password":"a-long-password","isActive":false}"#, "isActive"),
+                (#"{"username":"pedro","name":"P","surname":"S","email":"p@example.com","password":"a-long-password","isAdmin":null}"#, "isAdmin"),
+            ] {
+                let reply = try await client.call(.post, "/v1/employees", token: admin, json: json)
+                expectProblem(reply, .unprocessableContent, "validation-failed")
+                #expect(reply.json["field"] as? String == field, "\(json)")
+            }
+            expectProblem(try await client.call(.post, "/v1/employees", token: admin, json: "[]"), .badRequest, "malformed-request")
+            #expect(try await h.fixture.count("employees") == 5)
+        }
+    }
+
+    @Test func withADirectoryOfRecordNoLocalAccountIsAddedAndItsFieldsStayItsOwn() async throws {
+        let f = try await Fixture.make()
+        let h = APIHarness(fixture: f, directory: ProvisioningDirectory(local: f.localAccounts))
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            let created = try await client.call(
+                .post, "/v1/employees", token: admin,
+                json: #"{"username":"maria","name":"María","surname":"Peña","email":"maria@example.com","password":"a-long-password"}"#)
+            expectProblem(created, .conflict, "conflict")
+            #expect((created.json["detail"] as? String)?.contains("company directory (ldap)") == true)
+
+            let email = try await client.call(.patch, "/v1/employees/\(f.alice.id)", token: admin, json: #"{"email":"new@example.com"}"#)
+            expectProblem(email, .unprocessableContent, "validation-failed")
+            #expect(email.json["field"] as? String == "email")
+            let position = try await client.call(.patch, "/v1/employees/\(f.alice.id)", token: admin, json: #"{"position":"Buyer"}"#)
+            #expect(position.status == .ok && position.json["position"] as? String == "Buyer")
+        }
+    }
+
+    @Test func anAdminChangesRoleActivityAndHRFields() async throws {
+        let h = try await APIHarness.make()
+        let f = h.fixture
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            let alice = try await client.login("alice")
+
+            let promoted = try await client.call(
+                .patch, "/v1/employees/\(f.alice.id)", token: admin,
+                json: #"{"position":"Head of sales","phone":"+34 600 111 222","email":"alicia@example.com","isAdmin":true}"#)
+            #expect(promoted.status == .ok)
+            #expect(promoted.json["isAdmin"] as? Bool == true && promoted.json["position"] as? String == "Head of sales")
+            #expect(promoted.json["email"] as? String == "alicia@example.com")
+            // Her own token carries the role at once.
+            #expect(try await client.call(.get, "/v1/teams", token: alice).status == .ok)
+            let cleared = try await client.call(.patch, "/v1/employees/\(f.alice.id)", token: admin, json: #"{"position":null,"phone":""}"#)
+            #expect(cleared.json["position"] is NSNull && cleared.json["phone"] is NSNull && cleared.json["isAdmin"] as? Bool == true)
+
+            // Deactivated: her token stops at once; reactivated: she logs in again.
+            let off = try await client.call(.patch, "/v1/employees/\(f.alice.id)", token: admin, json: #"{"isActive":false}"#)
+            #expect(off.status == .ok && off.json["isActive"] as? Bool == false)
+            expectProblem(try await client.call(.get, "/v1/me", token: alice), .unauthorized, "unauthenticated")
+            expectProblem(try await client.call(.post, "/v1/auth/login", json: #"{"username":"alice","password":"\#(Fixture.password)"}"#), .forbidden, "forbidden")
+            let on = try await client.call(.patch, "/v1/employees/\(f.alice.id)", token: admin, json: #"{"isActive":true}"#)
+            #expect(on.status == .ok && on.json["isActive"] as? Bool == true)
+            _ = try await client.login("alice")
+
+            for (json, field) in [
+                (#"{"isActive":null}"#, "isActive"), (#"{"isAdmin":"yes"}"#, "isAdmin"), (#"{"email":null}"#, "email"),
+                (#"{"name":""}"#, "name"), (#"{"username":"other"}"#, "username"), (#"{"birthDate":"1990-01-01"}"#, "birthDate"),
+            ] {
+                let reply = try await client.call(.patch, "/v1/employees/\(f.bob.id)", token: admin, json: json)
+                expectProblem(reply, .unprocessableContent, "validation-failed")
+                #expect(reply.json["field"] as? String == field, "\(json)")
+            }
+            expectProblem(try await client.call(.patch, "/v1/employees/9999", token: admin, json: #"{"isAdmin":true}"#), .notFound, "not-found")
+            let bob = try await client.login("bob")
+            expectProblem(try await client.call(.patch, "/v1/employees/\(f.bob.id)", token: bob, json: #"{"isAdmin":true}"#), .forbidden, "forbidden")
+        }
+    }
+
+    @Test func theLastActiveAdminStays() async throws {
+        let h = try await APIHarness.make()
+        let f = h.fixture
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            #expect(try await client.call(.patch, "/v1/employees/\(f.secondAdmin.id)", token: admin, json: #"{"isActive":false}"#).status == .ok)
+            for json in [#"{"isAdmin":false}"#, #"{"isActive":false}"#, #"{"position":"Retired","isActive":false}"#] {
+                let reply = try await client.call(.patch, "/v1/employees/\(f.admin.id)", token: admin, json: json)
+                expectProblem(reply, .conflict, "conflict")
+                #expect((reply.json["detail"] as? String)?.contains("You are the last active admin") == true)
+            }
+            let me = try await client.call(.get, "/v1/me", token: admin)
+            #expect(me.json["isAdmin"] as? Bool == true && me.json["position"] is NSNull)
+            // Bringing admin2 back lets admin step down.
+            #expect(try await client.call(.patch, "/v1/employees/\(f.secondAdmin.id)", token: admin, json: #"{"isActive":true}"#).status == .ok)
+            let stepped = try await client.call(.patch, "/v1/employees/\(f.admin.id)", token: admin, json: #"{"isAdmin":false}"#)
+            #expect(stepped.status == .ok && stepped.json["isAdmin"] as? Bool == false)
+            expectProblem(try await client.call(.patch, "/v1/employees/\(f.admin.id)", token: admin, json: #"{"isAdmin":true}"#), .forbidden, "forbidden")
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import SGCore
+import SGTestSupport
+@testable import SGStore
+
+/// An admin's changes of employees (issue 17): the rules `PATCH /v1/employees/{id}` and `sgadmin user` share.
+@Suite struct EmployeeAdministrationTests {
+    static func conflict(_ containing: String) -> @Sendable (any Error) -> Bool {
+        { error in
+            guard case .conflict(let message)? = error as? SGError else { return false }
+            return message.contains(containing)
+        }
+    }
+
+    @Test func theLastActiveAdminIsNeitherDemotedNorDeactivated() async throws {
+        let f = try await Fixture.make()
+        let accounts = f.services.accounts
+        let local = f.localAccounts
+        // Two admins: one may go.
+        let demoted = try await accounts.update(
+            employeeID: f.secondAdmin.id, EmployeeChange(isAdmin: false), by: f.admin.actor, directory: local)
+        #expect(!demoted.employee.isAdmin && demoted.employee.isActive)
+
+        var change = EmployeeChange(isAdmin: false)
+        change.profile.position = .set("Chief executive")
+        await #expect(performing: {
+            _ = try await accounts.update(employeeID: f.admin.id, change, by: f.admin.actor, directory: local)
+        }, throws: Self.conflict("You are the last active admin"))
+        await #expect(performing: {
+            _ = try await accounts.update(
+                employeeID: f.admin.id, EmployeeChange(isActive: false), by: Fixture.operatorActor, directory: local)
+        }, throws: Self.conflict("admin is the last active admin"))
+        await #expect(performing: {
+            _ = try await accounts.deactivate(username: "admin")
+        }, throws: Self.conflict("admin is the last active admin"))
+
+        // Nothing of the refused change was written, the position included.
+        let admin = try await f.services.people.profile(employeeID: f.admin.id)
+        #expect(admin.employee.isAdmin && admin.employee.isActive && admin.position == nil)
+
+        // An inactive admin does not count: granting the role to a deactivated employee leaves admin the last.
+        _ = try await accounts.update(
+            employeeID: f.bob.id, EmployeeChange(isActive: false, isAdmin: true), by: f.admin.actor, directory: local)
+        await #expect(performing: {
+            _ = try await accounts.update(employeeID: f.admin.id, EmployeeChange(isAdmin: false), by: f.admin.actor, directory: local)
+        }, throws: Self.conflict("last active admin"))
+
+        // Once alice is an admin, admin may step down, and even leave.
+        _ = try await accounts.update(employeeID: f.alice.id, EmployeeChange(isAdmin: true), by: f.admin.actor, directory: local)
+        let gone = try await accounts.update(
+            employeeID: f.admin.id, EmployeeChange(isActive: false, isAdmin: false), by: f.admin.actor, directory: local)
+        #expect(!gone.employee.isAdmin && !gone.employee.isActive)
+    }
+
+    @Test func deactivationEndsTheSessionsAndReactivationLetsThemBackIn() async throws {
+        let f = try await Fixture.make()
+        let sessions = f.sessions()
+        let token = try await sessions.login(username: "bob", password: Fixture.password)
+        #expect(try await sessions.authenticate(token: token.token) != nil)
+
+        let off = try await f.services.accounts.update(
+            employeeID: f.bob.id, EmployeeChange(isActive: false), by: f.admin.actor, directory: f.localAccounts)
+        #expect(!off.employee.isActive)
+        #expect(try await sessions.authenticate(token: token.token) == nil)
+        await #expect(throws: SGError.self) { _ = try await sessions.login(username: "bob", password: Fixture.password) }
+        // Deactivating again changes nothing and is no error for a merge patch.
+        _ = try await f.services.accounts.update(
+            employeeID: f.bob.id, EmployeeChange(isActive: false), by: f.admin.actor, directory: f.localAccounts)
+
+        let on = try await f.services.accounts.update(
+            employeeID: f.bob.id, EmployeeChange(isActive: true), by: f.admin.actor, directory: f.localAccounts)
+        #expect(on.employee.isActive)
+        let again = try await sessions.login(username: "bob", password: Fixture.password)
+        #expect(try await sessions.authenticate(token: again.token)?.id == f.bob.id)
+    }
+
+    @Test func anAdminChangesTheHRFieldsUnderTheProfileRules() async throws {
+        let f = try await Fixture.make()
+        let accounts = f.services.accounts
+        var change = EmployeeChange()
+        change.profile.name = .set("  Alicia ")
+        change.profile.email = .set("alicia@example.com")
+        change.profile.position = .set("Head of sales")
+        change.profile.phone = .set("+34 600 111 222")
+        let changed = try await accounts.update(employeeID: f.alice.id, change, by: f.admin.actor, directory: f.localAccounts)
+        #expect(changed.employee.name == "Alicia" && changed.employee.email == "alicia@example.com")
+        #expect(changed.position == "Head of sales" && changed.phone == "+34 600 111 222")
+        // The people list finds the new position.
+        #expect(try await f.services.people.list(PeopleQuery(search: "sales")).items.map(\.employee.id) == [f.alice.id])
+
+        for (field, patch) in [
+            ("email", { var p = ProfilePatch(); p.email = .set("not an address"); return p }()),
+            ("email", { var p = ProfilePatch(); p.email = .clear; return p }()),
+            ("surname", { var p = ProfilePatch(); p.surname = .clear; return p }()),
+            ("phone", { var p = ProfilePatch(); p.phone = .set("12"); return p }()),
+        ] {
+            var bad = EmployeeChange(isActive: false)
+            bad.profile = patch
+            await #expect(performing: {
+                _ = try await accounts.update(employeeID: f.alice.id, bad, by: f.admin.actor, directory: f.localAccounts)
+            }, throws: { error in
+                if case .invalid(field, _)? = error as? SGError { return true }
+                return false
+            })
+        }
+        // None of the refused changes deactivated alice.
+        #expect(try await accounts.employee(id: f.alice.id)?.isActive == true)
+
+        await #expect(throws: SGError.forbidden("Only an admin can add or change employees.")) {
+            _ = try await accounts.update(employeeID: f.bob.id, EmployeeChange(isActive: false), by: f.alice.actor, directory: f.localAccounts)
+        }
+        await #expect(throws: SGError.notFound("Employee 999 does not exist.")) {
+            _ = try await accounts.update(employeeID: 999, EmployeeChange(isAdmin: true), by: f.admin.actor, directory: f.localAccounts)
+        }
+    }
+
+    @Test func aLocalAccountIsAddedOnceAndOnlyWithLocalLogins() async throws {
+        let f = try await Fixture.make()
+        let accounts = f.services.accounts
+        let passwords = PasswordService(store: f.database.passwordStore, hasher: BcryptPasswordHasher(cost: 4), clock: f.clock)
+        func new(_ username: String, email: String = "maria@example.com") -> NewEmployee {
+            NewEmployee(username: username, name: "María", surname: "Peña", email: email, isAdmin: false, passwordHash: nil)
+        }
+        let maria = try await accounts.addLocalAccount(
+            new("maria"), password: "a-long-password", passwords: passwords, directory: f.localAccounts, by: f.admin.actor)
+        #expect(maria.isActive && !maria.isAdmin)
+        #expect(try await f.sessions().login(username: "maria", password: "a-long-password").employee.id == maria.id)
+
+        let before = try await f.count("employees")
+        await #expect(performing: {
+            _ = try await accounts.addLocalAccount(
+                new("MARIA"), password: "a-long-password", passwords: passwords, directory: f.localAccounts, by: f.admin.actor)
+        }, throws: Self.conflict("is taken"))
+        await #expect(throws: SGError.invalid(field: "password", message: "at least 10 characters")) {
+            _ = try await accounts.addLocalAccount(
+                new("pedro"), password: "short", passwords: passwords, directory: f.localAccounts, by: f.admin.actor)
+        }
+        await #expect(throws: SGError.self) {
+            _ = try await accounts.addLocalAccount(
+                new("pedro", email: "nope"), password: "a-long-password", passwords: passwords, directory: f.localAccounts,
+                by: f.admin.actor)
+        }
+        await #expect(throws: SGError.forbidden("Only an admin can add or change employees.")) {
+            _ = try await accounts.addLocalAccount(
+                new("pedro"), password: "a-long-password", passwords: passwords, directory: f.localAccounts, by: f.bob.actor)
+        }
+        await #expect(performing: {
+            _ = try await accounts.addLocalAccount(
+                new("pedro"), password: "a-long-password", passwords: passwords, directory: DirectoryOfRecord(), by: f.admin.actor)
+        }, throws: Self.conflict("creates each employee at their first login"))
+        #expect(try await f.count("employees") == before)
+    }
+}
+
+/// A directory that creates its employees at login: only what the account rules ask of it is answered.
+private struct DirectoryOfRecord: EmployeeDirectory {
+    let kind = "ldap"
+    let provisionsEmployees = true
+    func authenticate(username: String, password: String) async throws -> DirectoryAccount {
+        throw SGError.unauthenticated("Wrong username or password.")
+    }
+}
