@@ -58,6 +58,7 @@ let package = Package(
                 .embedInCode("0017_sessions.sql"),
                 .embedInCode("0018_teams.sql"),
                 .embedInCode("0019_approved_requests_by_start_and_end.sql"),
+                .embedInCode("0020_idempotency_keys.sql"),
             ],
             swiftSettings: strict
         ),
