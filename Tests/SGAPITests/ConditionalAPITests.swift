@@ -84,6 +84,10 @@ import SGTestSupport
 
             let stale = try await client.call(.patch, "/v1/me", token: alice, json: #"{"position":"Boss"}"#, headers: [.ifMatch: etag])
             expectProblem(stale, .preconditionFailed, "precondition-failed")
+            // A change refused anyway says why, whatever version it names.
+            expectProblem(
+                try await client.call(.patch, "/v1/me", token: alice, json: #"{"phone":"x"}"#, headers: [.ifMatch: etag]),
+                .unprocessableContent, "validation-failed")
             #expect(try await client.call(.get, "/v1/me", token: alice).json["position"] as? String == "Engineer")
             // As a generated client sends it (URI-encoded), and without the header: both change it.
             let encoded = newTag.replacingOccurrences(of: "\"", with: "%22")
@@ -144,6 +148,9 @@ import SGTestSupport
             let admin = try await client.login("admin")
             let id = try #require(try await client.create(alice, h.fixture.day(7), h.fixture.day(9)).json["id"] as? Int)
             let reason = #"{"reason":"Audit week"}"#
+            expectProblem(
+                try await client.call(.post, "/v1/holidays/\(id)/reject", token: admin, headers: [.ifMatch: "\"\(id)-9\""]),
+                .unprocessableContent, "validation-failed")
             let first = try await client.call(.post, "/v1/holidays/\(id)/reject", token: admin, json: reason, headers: [Self.key: "decide-1"])
             #expect(first.status == .ok && first.json["status"] as? String == "rejected")
             let second = try await client.call(.post, "/v1/holidays/\(id)/reject", token: admin, json: reason, headers: [Self.key: "decide-1"])

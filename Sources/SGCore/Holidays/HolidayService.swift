@@ -134,9 +134,9 @@ public struct HolidayService: Sendable {
     }
 
     /// `perform`, returning the request with who decides it after the move. With `ifMatch`, the move is made only
-    /// when it accepts the request's current version, else it is refused as changed since read (after the rights:
-    /// someone not entitled hears "forbidden" or "not found" whatever they sent). `within` runs in the transaction
-    /// once the move is written.
+    /// when it accepts the request's current version, else it is refused as changed since read (after the rights and
+    /// the input: someone not entitled hears "forbidden" or "not found", a move refused anyway why, whatever version
+    /// they name). `within` runs in the transaction once the move is written.
     public func move(
         _ action: HolidayAction, on id: Int64, by actor: Actor, note: String = "", ifMatch: (@Sendable (Int) -> Bool)? = nil,
         within: WithinChange<DecidableRequest>? = nil
@@ -158,15 +158,15 @@ public struct HolidayService: Sendable {
             }
             let approval = try tx.approvalContext(employeeID: request.employeeID, on: today)
             try HolidayRules.check(action, on: request, by: actor, today: today, approval: approval)
+            // After the rights: someone not entitled hears "forbidden" whatever they sent.
+            if action == .reject && note.isEmpty {
+                throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
+            }
             let version = try tx.requestVersion(id: id)
             if let ifMatch, !ifMatch(version) {
                 throw SGError.preconditionFailed(
                     "Request \(id) has changed since it was read: it is \(request.status.rawValue) now, at version \(version). "
                         + "Read it again and decide on what it is now.")
-            }
-            // After the rights: someone not entitled hears "forbidden" whatever they sent.
-            if action == .reject && note.isEmpty {
-                throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
             }
             let from = request.status
             let to = action.target(from: from, twoStage: approval.twoStage, byAdmin: actor.isAdmin)
