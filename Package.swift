@@ -58,7 +58,8 @@ let package = Package(
                 .embedInCode("0017_sessions.sql"),
                 .embedInCode("0018_teams.sql"),
                 .embedInCode("0019_approved_requests_by_start_and_end.sql"),
-                .embedInCode("0023_who_is_away_from_indexes.sql"),
+                .embedInCode("0020_idempotency_keys.sql"),
+                .embedInCode("0022_who_is_away_from_indexes.sql"),
             ],
             swiftSettings: strict
         ),

@@ -41,6 +41,15 @@ struct ProblemMapping {
         switch error {
         case let error as SGError:
             return ProblemMapping(error)
+        case RetryKeyProblem.reused(let route):
+            problem = Problem(
+                slug: "idempotency-key-reused", title: "Idempotency key reused", status: .unprocessableContent,
+                detail: "This Idempotency-Key was sent with another change (\(route), or another body) within the last 24 hours. "
+                    + "Use a new key for a new change, and a key again only to send the very same change again.")
+        case RetryKeyProblem.inFlight, RetryKeyProblem.taken:
+            problem = Problem(
+                slug: "idempotency-key-in-use", title: "Change with this key under way", status: .conflict,
+                detail: "A change with this Idempotency-Key is under way. Send it again in a moment to get its answer.")
         case let error as MethodNotAllowed:
             var mapping = ProblemMapping(problem: Problem(
                 slug: "method-not-allowed", title: "Method not allowed", status: .methodNotAllowed,
@@ -97,6 +106,8 @@ struct ProblemMapping {
             problem = Problem(slug: "balance-exceeded", title: "Not enough days left", status: .conflict, detail: error.message)
         case .conflict:
             problem = Problem(slug: "conflict", title: "Conflict", status: .conflict, detail: error.message)
+        case .preconditionFailed:
+            problem = Problem(slug: "precondition-failed", title: "Changed since read", status: .preconditionFailed, detail: error.message)
         case .payloadTooLarge:
             problem = Problem(slug: "payload-too-large", title: "Payload too large", status: .contentTooLarge, detail: error.message)
         case .unsupportedMediaType:

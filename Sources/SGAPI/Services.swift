@@ -22,6 +22,8 @@ public struct Services: Sendable {
     let database: AppDatabase
     /// What `GET /metrics` serves; nil: nothing is counted.
     public let metrics: ServerMetrics?
+    /// Idempotency-Keys whose change is under way.
+    let keysInFlight = KeysInFlight()
 
     public init(
         database: AppDatabase, clock: any NowProvider = SystemClock(), directory: (any EmployeeDirectory)? = nil,

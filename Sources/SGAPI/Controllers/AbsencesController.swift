@@ -67,8 +67,8 @@ struct AbsencesController {
             let secret = context.parameters.get("secret") ?? ""
             let document = try await services.core.absences.feedDocument(secret: secret)
             let etag = Digests.sha256Hex(document, prefix: 16)
-            var headers: HTTPFields = [.eTag: "\"\(etag)\"", .cacheControl: "private, no-cache"]
-            if EmployeesController.matches(request.headers[.ifNoneMatch], etag: etag) {
+            var headers: HTTPFields = [.eTag: EntityTags.quoted(etag), .cacheControl: "private, no-cache"]
+            if EntityTags.noneMatch(request.headers[.ifNoneMatch], etag: etag) {
                 return Response(status: .notModified, headers: headers)
             }
             headers[.contentType] = "text/calendar; charset=utf-8"

@@ -15,6 +15,13 @@ struct HolidaysController {
         let reason: String
     }
 
+    /// The request after a move, with its new version.
+    static func answer(_ moved: DecidableRequest, viewer: Actor) -> Answer {
+        Answer(
+            written: DTO.Request(moved, employee: nil, viewer: viewer, today: moved.today),
+            headers: [.eTag: EntityTags.quoted(EntityTags.request(moved.request.id, version: moved.version))])
+    }
+
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         /// Requests filtered by status, year and employee, by id, a page at a time: every request for an admin, the
         /// requests of the employees they decide for for an approver or a running substitute.
@@ -36,11 +43,15 @@ struct HolidaysController {
         }
 
         /// One request with its per-year days, full history, and the requester's other requests and balances in
-        /// the years it draws on, so one call serves the decision (its owner or an admin).
-        group.get("/holidays/:id") { _, context in
+        /// the years it draws on, so one call serves the decision (its owner or an admin). Its ETag names the
+        /// request's version, which every move changes (If-None-Match: 304 while it has not moved).
+        group.get("/holidays/:id") { request, context in
             let viewer = try context.requireEmployee()
             let detail = try await services.holidays.requestDetail(
                 id: try context.parameters.id("id", what: "Holiday request"), by: viewer.actor)
+            let etag = EntityTags.request(detail.request.id, version: detail.version)
+            let headers: HTTPFields = [.eTag: EntityTags.quoted(etag)]
+            if EntityTags.noneMatch(request.headers[.ifNoneMatch], etag: etag) { return Response(status: .notModified, headers: headers) }
             let today = detail.today
             return JSON.response(written: DTO.RequestDetail(
                 request: DTO.Request(detail.request, employee: detail.employee, viewer: viewer.actor, today: today, approval: detail.approval),
@@ -49,22 +60,27 @@ struct HolidaysController {
                 otherRequests: detail.otherRequests.map {
                     DTO.Request($0, employee: nil, viewer: viewer.actor, today: today, approval: detail.approval)
                 },
-                balances: detail.balances))
+                balances: detail.balances), headers: headers)
         }
 
         for action in HolidayAction.allCases {
             /// Moves a request: approve, reject (with a reason), revert (approved or approved by the manager, to
-            /// pending) or cancel.
+            /// pending) or cancel. If-Match: only from the version read (412 otherwise); with an Idempotency-Key, a
+            /// retry gets the first answer again.
             group.post("/holidays/:id/\(action.rawValue)") { request, context in
                 let actor = try context.requireEmployee()
                 let id = try context.parameters.id("id", what: "Holiday request")
-                // Without a body, a rejection still reaches the service, which names the missing reason.
-                let note = action == .reject
-                    ? try await JSON.decodeIfPresent(RejectionBody.self, from: request, context: context)?.reason ?? ""
-                    : try await JSON.decodeIfPresent(NoteBody.self, from: request, context: context)?.note ?? ""
-                let updated = try await services.holidays.move(action, on: id, by: actor.actor, note: note)
-                let today = try await services.company.today()
-                return JSON.response(written: DTO.Request(updated, employee: nil, viewer: actor.actor, today: today))
+                return try await RetryKey.run(request, context: context, employeeID: actor.id, services: services) { request, key in
+                    // Without a body, a rejection still reaches the service, which names the missing reason.
+                    let note = action == .reject
+                        ? try await JSON.decodeIfPresent(RejectionBody.self, from: request, context: context)?.reason ?? ""
+                        : try await JSON.decodeIfPresent(NoteBody.self, from: request, context: context)?.note ?? ""
+                    let viewer = actor.actor
+                    let updated = try await services.holidays.move(
+                        action, on: id, by: viewer, note: note, ifMatch: EntityTags.ifMatch(request, requestID: id),
+                        within: RetryKey.keeping(key) { Self.answer($0, viewer: viewer) })
+                    return Self.answer(updated, viewer: viewer).response()
+                }
             }
         }
     }

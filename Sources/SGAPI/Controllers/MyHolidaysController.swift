@@ -33,6 +33,16 @@ struct MyHolidaysController {
         }
     }
 
+    /// 201 with the new request, where it is and its version.
+    static func answer(_ created: DecidableRequest, _ employee: Employee) -> Answer {
+        Answer(
+            written: DTO.Request(created, employee: employee, viewer: employee.actor, today: created.today), status: .created,
+            headers: [
+                .location: "/v1/holidays/\(created.request.id)",
+                .eTag: EntityTags.quoted(EntityTags.request(created.request.id, version: created.version)),
+            ])
+    }
+
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         /// The logged-in employee's requests touching a year (default: this year) and that year's balance.
         group.get("/me/holidays") { request, context in
@@ -57,17 +67,17 @@ struct MyHolidaysController {
         }
 
         /// Requests leave (a holiday unless another type is named, whole days unless halves are named); the server
-        /// counts the working half days and checks overlap, balance and the type's cap.
+        /// counts the working half days and checks overlap, balance and the type's cap. With an Idempotency-Key, a
+        /// retry gets the first answer again.
         group.post("/me/holidays") { request, context in
             let employee = try context.requireEmployee()
-            let body = try await JSON.decode(NewHolidayBody.self, from: request, context: context)
-            let created = try await services.holidays.create(
-                for: employee.id, period: try body.period(), leaveTypeID: body.leaveTypeId, comment: body.comment ?? "",
-                actor: employee.actor)
-            let today = try await services.company.today()
-            return JSON.response(
-                written: DTO.Request(created, employee: employee, viewer: employee.actor, today: today), status: .created,
-                headers: [.location: "/v1/holidays/\(created.request.id)"])
+            return try await RetryKey.run(request, context: context, employeeID: employee.id, services: services) { request, key in
+                let body = try await JSON.decode(NewHolidayBody.self, from: request, context: context)
+                let created = try await services.holidays.create(
+                    for: employee.id, period: try body.period(), leaveTypeID: body.leaveTypeId, comment: body.comment ?? "",
+                    actor: employee.actor, within: RetryKey.keeping(key) { Self.answer($0, employee) })
+                return Self.answer(created, employee).response()
+            }
         }
     }
 }

@@ -30,6 +30,15 @@ struct ProfileController {
         let newPassword: String
     }
 
+    /// The condition of the request's If-Match on the profile's tag, a digest of its body.
+    static func ifMatch(_ request: Request, owned: Set<ProfileField>) -> (@Sendable (Profile) -> Bool)? {
+        guard let matches = EntityTags.ifMatch(request) else { return nil }
+        return { current in
+            guard let body = try? JSON.encoder.encode(DTO.ProfileBody(current, owned: owned)) else { return false }
+            return matches(EntityTags.digest(body))
+        }
+    }
+
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         /// Changes the logged-in employee's password. The token of this call stays valid; the employee's other
         /// sessions end, as a stolen session should when its owner changes the password.
@@ -42,20 +51,28 @@ struct ProfileController {
             return Response(status: .noContent)
         }
 
-        /// The logged-in employee's profile, private fields included, and which fields they may change.
-        group.get("/me") { _, context in
+        /// The logged-in employee's profile, private fields included, and which fields they may change. Its ETag is
+        /// a digest of the body (If-None-Match: 304 while it is the same).
+        group.get("/me") { request, context in
             let employee = try context.requireEmployee()
             let profile = try await services.people.profile(employeeID: employee.id)
-            return try JSON.response(DTO.ProfileBody(profile, owned: owned))
+            let body = try JSON.encoder.encode(DTO.ProfileBody(profile, owned: owned))
+            let etag = EntityTags.digest(body)
+            let headers: HTTPFields = [.eTag: EntityTags.quoted(etag)]
+            if EntityTags.noneMatch(request.headers[.ifNoneMatch], etag: etag) { return Response(status: .notModified, headers: headers) }
+            return JSON.response(ByteBuffer(bytes: body), headers: headers)
         }
 
         /// Changes the logged-in employee's profile; fields the directory holds are refused, naming the field.
+        /// If-Match: only the profile as read (412 otherwise).
         group.patch("/me") { request, context in
             let employee = try context.requireEmployee()
             let body = try await JSON.decode(PatchBody.self, from: request, context: context)
             let profile = try await services.people.updateProfile(
-                employeeID: employee.id, body.patch, owned: owned, directoryKind: services.sessions.directory.kind)
-            return try JSON.response(DTO.ProfileBody(profile, owned: owned))
+                employeeID: employee.id, body.patch, owned: owned, directoryKind: services.sessions.directory.kind,
+                ifMatch: Self.ifMatch(request, owned: owned))
+            let updated = try JSON.encoder.encode(DTO.ProfileBody(profile, owned: owned))
+            return JSON.response(ByteBuffer(bytes: updated), headers: [.eTag: EntityTags.quoted(EntityTags.digest(updated))])
         }
 
         /// Replaces the logged-in employee's photo with the body's bytes (JPEG or PNG, judged by content).
@@ -79,7 +96,7 @@ struct ProfileController {
                     photoUrl: DTO.photoURL(employeeID: employee.id, version: version), etag: version.etag,
                     contentType: version.contentType, width: inspected.width, height: inspected.height,
                     bytes: buffer.readableBytes),
-                headers: [.eTag: "\"\(version.etag)\""])
+                headers: [.eTag: EntityTags.quoted(version.etag)])
         }
 
         /// Removes the logged-in employee's photo (204 also when there was none).

@@ -19,6 +19,8 @@ public enum SGError: Error, Equatable, Sendable {
     case balanceExceeded(year: Int, requested: HalfDays, remaining: HalfDays, allowance: HalfDays)
     /// Any other conflict with the current data (409).
     case conflict(String)
+    /// The resource changed since the version the client named (If-Match) (412).
+    case preconditionFailed(String)
     /// A body larger than the endpoint accepts (413).
     case payloadTooLarge(String)
     /// A body of a kind the endpoint does not take, such as a photo that is neither JPEG nor PNG (415).
@@ -48,6 +50,7 @@ public enum SGError: Error, Equatable, Sendable {
             "\(requested) working day\(requested == .days(1) ? "" : "s") in \(year) would exceed the balance: "
                 + "\(remaining) of \(allowance) day\(allowance == .days(1) ? "" : "s") remain once pending requests are counted."
         case .conflict(let message): message
+        case .preconditionFailed(let message): message
         case .payloadTooLarge(let message): message
         case .unsupportedMediaType(let message): message
         case .unavailable(let message, _): message

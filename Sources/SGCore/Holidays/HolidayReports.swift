@@ -64,6 +64,9 @@ public struct RequestDetail: Sendable {
     public let today: CalendarDate
     /// Who decides the requester's requests, today.
     public let approval: ApprovalContext
+
+    /// The request's version (`DecidableRequest.version`).
+    public var version: Int { events.count }
 }
 
 /// One employee's holiday year, for the admin's view of any employee.

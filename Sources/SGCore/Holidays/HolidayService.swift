@@ -32,9 +32,11 @@ public struct HolidayService: Sendable {
         try await create(for: employeeID, period: period, leaveTypeID: leaveTypeID, comment: comment, actor: actor).request
     }
 
-    /// `createRequest`, returning the request with who decides it.
+    /// `createRequest`, returning the request with who decides it. `within` runs in the transaction once the
+    /// request is written.
     public func create(
-        for employeeID: Int64, period: LeavePeriod, leaveTypeID: Int64? = nil, comment: String, actor: Actor
+        for employeeID: Int64, period: LeavePeriod, leaveTypeID: Int64? = nil, comment: String, actor: Actor,
+        within: WithinChange<DecidableRequest>? = nil
     ) async throws -> DecidableRequest {
         let now = clock.now()
         try Self.checkText(comment, field: "comment")
@@ -85,7 +87,9 @@ public struct HolidayService: Sendable {
             try tx.appendEvent(requestID: request.id, from: nil, to: status, actor: actor, at: now, note: comment)
             let approval = try tx.approvalContext(employeeID: employeeID, on: today)
             try Self.notify(tx, request: request, owner: employee, from: nil, actor: actor, note: comment, at: now, approval: approval)
-            return DecidableRequest(request: request, approval: approval)
+            let created = DecidableRequest(request: request, approval: approval, version: 1, today: today)
+            try within?(tx, created)
+            return created
         }
     }
 
@@ -129,8 +133,14 @@ public struct HolidayService: Sendable {
         try await move(action, on: id, by: actor, note: note).request
     }
 
-    /// `perform`, returning the request with who decides it after the move.
-    public func move(_ action: HolidayAction, on id: Int64, by actor: Actor, note: String = "") async throws -> DecidableRequest {
+    /// `perform`, returning the request with who decides it after the move. With `ifMatch`, the move is made only
+    /// when it accepts the request's current version, else it is refused as changed since read (after the rights and
+    /// the input: someone not entitled hears "forbidden" or "not found", a move refused anyway why, whatever version
+    /// they name). `within` runs in the transaction once the move is written.
+    public func move(
+        _ action: HolidayAction, on id: Int64, by actor: Actor, note: String = "", ifMatch: (@Sendable (Int) -> Bool)? = nil,
+        within: WithinChange<DecidableRequest>? = nil
+    ) async throws -> DecidableRequest {
         let now = clock.now()
         try Self.checkText(note, field: action == .reject ? "reason" : "note")
         let note = note.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -152,6 +162,12 @@ public struct HolidayService: Sendable {
             if action == .reject && note.isEmpty {
                 throw SGError.invalid(field: "reason", message: "a rejection needs a reason the employee can read")
             }
+            let version = try tx.requestVersion(id: id)
+            if let ifMatch, !ifMatch(version) {
+                throw SGError.preconditionFailed(
+                    "Request \(id) has changed since it was read: it is \(request.status.rawValue) now, at version \(version). "
+                        + "Read it again and decide on what it is now.")
+            }
             let from = request.status
             let to = action.target(from: from, twoStage: approval.twoStage, byAdmin: actor.isAdmin)
             let decides = action == .approve || action == .reject
@@ -172,8 +188,16 @@ public struct HolidayService: Sendable {
             }
             // After the checks that may still refuse the move.
             try Self.notify(tx, request: request, from: from, actor: actor, note: note, at: now, approval: approval)
-            return DecidableRequest(request: request, approval: approval)
+            let moved = DecidableRequest(request: request, approval: approval, version: version + 1, today: today)
+            try within?(tx, moved)
+            return moved
         }
+    }
+
+    /// The answer kept under the employee's retry key, while it stands (`KeptResponse.lifetime`).
+    public func keptResponse(employeeID: Int64, key: String) async throws -> KeptResponse? {
+        let now = clock.now()
+        return try await store.read { tx in try tx.keptResponse(employeeID: employeeID, key: key) }.flatMap { $0.isCurrent(at: now) ? $0 : nil }
     }
 
     /// What an employee sees of a year: today, their requests touching the year (default: this year) and the

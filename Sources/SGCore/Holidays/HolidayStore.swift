@@ -2,7 +2,7 @@ import Foundation
 
 /// The data the holiday rules read, inside one database transaction (one consistent snapshot).
 /// Every method runs in the transaction opened by `HolidayStore.read` or `write`.
-public protocol HolidayReading: CompanyReading, LeaveTypeReading, ApprovalReading {
+public protocol HolidayReading: CompanyReading, LeaveTypeReading, ApprovalReading, KeptResponseReading {
     func employee(id: Int64) throws -> Employee?
     func employee(username: String) throws -> Employee?
     /// The public holidays in `start...end` of the calendar the employee belongs to.
@@ -23,6 +23,8 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading, ApprovalReadin
     /// The employee's requests (any status) with at least one day in `years`, by start date.
     func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest]
     func request(id: Int64) throws -> HolidayRequest?
+    /// The request's version: the number of moves in its history, its creation included (0: no such request).
+    func requestVersion(id: Int64) throws -> Int
     func daysByYear(requestID: Int64) throws -> [Int: HalfDays]
     func companyContact() throws -> CompanyContact
     /// The addresses of the company's news feeds, in order.
@@ -53,7 +55,7 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading, ApprovalReadin
 
 /// The reads and writes of the holiday rules, inside one write transaction opened by `HolidayStore.write`.
 /// Every move of a request writes its messages into the outbox here too.
-public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReading {
+public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReading, KeptResponseWriting {
     /// A new request in `status` (pending, or approved for a type that needs no approval), with its half days
     /// per year.
     func insertRequest(

@@ -20,9 +20,12 @@ public struct PeopleService: Sendable {
     }
 
     /// Applies `patch` to an employee's profile under `ProfileRules`, in one transaction. `owned` are the fields
-    /// the login directory holds; birth dates are checked against today in the company's time zone.
+    /// the login directory holds; birth dates are checked against today in the company's time zone. With
+    /// `ifMatch`, a valid change is made only when it accepts the profile as it is, else refused as changed since
+    /// read.
     public func updateProfile(
-        employeeID: Int64, _ patch: ProfilePatch, owned: Set<ProfileField>, directoryKind: String
+        employeeID: Int64, _ patch: ProfilePatch, owned: Set<ProfileField>, directoryKind: String,
+        ifMatch: (@Sendable (Profile) -> Bool)? = nil
     ) async throws -> Profile {
         let now = clock.now()
         return try await store.write { tx in
@@ -31,6 +34,10 @@ public struct PeopleService: Sendable {
             }
             let updated = try ProfileRules.apply(
                 patch, to: current, owned: owned, directoryKind: directoryKind, today: try tx.today(at: now))
+            // After the input's checks: a change that would be refused anyway says why, whatever version it names.
+            if let ifMatch, !ifMatch(current) {
+                throw SGError.preconditionFailed("The profile has changed since it was read. Read it again and apply your change to it.")
+            }
             guard updated != current else { return current }
             try tx.saveProfile(updated)
             try Self.refreshFoldedCopies(tx)  // the list finds the new name or position at once

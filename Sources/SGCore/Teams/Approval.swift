@@ -131,14 +131,20 @@ extension ApprovalReading {
     }
 }
 
-/// A request with who decides it, read in the same snapshot.
+/// A request as a change left it, with who decides it, read in the change's transaction.
 public struct DecidableRequest: Sendable {
     public let request: HolidayRequest
     public let approval: ApprovalContext
+    /// The number of moves in its history, its creation included: every move makes a new version.
+    public let version: Int
+    /// The company's today when it changed.
+    public let today: CalendarDate
 
-    public init(request: HolidayRequest, approval: ApprovalContext) {
+    public init(request: HolidayRequest, approval: ApprovalContext, version: Int, today: CalendarDate) {
         self.request = request
         self.approval = approval
+        self.version = version
+        self.today = today
     }
 
     /// Who is asked to decide it now.
