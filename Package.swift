@@ -58,6 +58,7 @@ let package = Package(
                 .embedInCode("0017_sessions.sql"),
                 .embedInCode("0018_teams.sql"),
                 .embedInCode("0019_approved_requests_by_start_and_end.sql"),
+                .embedInCode("0021_push.sql"),
             ],
             swiftSettings: strict
         ),
@@ -109,6 +110,8 @@ let package = Package(
                 "SGCore",
                 "CCurl",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RS256 for the FCM service account's OAuth assertion.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -39,5 +39,6 @@ public enum SchemaMigrations {
         Migration(identifier: "0017_sessions", sql: String(decoding: PackageResources._017_sessions_sql, as: UTF8.self)),
         Migration(identifier: "0018_teams", sql: String(decoding: PackageResources._018_teams_sql, as: UTF8.self)),
         Migration(identifier: "0019_approved_requests_by_start_and_end", sql: String(decoding: PackageResources._019_approved_requests_by_start_and_end_sql, as: UTF8.self)),
+        Migration(identifier: "0021_push", sql: String(decoding: PackageResources._021_push_sql, as: UTF8.self)),
     ]
 }
