@@ -238,6 +238,41 @@ struct ProvisioningDirectory: EmployeeDirectory {
         }
         #expect(try await h.fixture.count("devices") == 1)
     }
+
+    @Test("a browser registers its push subscription as the browser gives it; its token is made from the endpoint")
+    func webSubscription() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let endpoint = "https://push.example.net/wpush/v2/gAAAAABk-abc"
+            let p256dh = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
+            let auth = "BTBZMqHH6r4Tts7J_aSIgg"
+            func body(endpoint: String = endpoint, p256dh: String = p256dh, auth: String = auth, platform: String = "web") -> String {
+                #"{"platform":"\#(platform)","subscription":{"endpoint":"\#(endpoint)","keys":{"p256dh":"\#(p256dh)","auth":"\#(auth)"}}}"#
+            }
+            let created = try await client.call(.post, "/v1/me/devices", token: alice, json: body())
+            #expect(created.status == .created)
+            #expect(created.json["platform"] as? String == "web" && created.json["endpoint"] as? String == endpoint)
+            let token = try #require(created.json["token"] as? String)
+            #expect(token == DeviceRules.webToken(endpoint: endpoint) && token.hasPrefix("web_"))
+            #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: body()).status == .ok)
+
+            for (json, field) in [
+                (body(endpoint: "http://push.example.net/x"), "subscription.endpoint"),
+                (body(p256dh: "AAAA"), "subscription.keys.p256dh"),
+                (body(p256dh: String(p256dh.dropFirst()) + "A"), "subscription.keys.p256dh"),
+                (body(auth: "tBHItJI5svbpez7KI4CC"), "subscription.keys.auth"),
+                (#"{"platform":"web","token":"abcdefghijkl"}"#, "subscription"),
+                (body(platform: "ios"), "subscription"),
+            ] {
+                let reply = try await client.call(.post, "/v1/me/devices", token: alice, json: json)
+                expectProblem(reply, .unprocessableContent, "validation-failed")
+                #expect(reply.json["field"] as? String == field, "\(json)")
+            }
+            #expect(try await client.call(.delete, "/v1/me/devices/\(token)", token: alice).status == .noContent)
+        }
+        #expect(try await h.fixture.count("devices") == 0)
+    }
 }
 
 @Suite struct AccessTests {
