@@ -29,7 +29,27 @@ struct ProvisioningDirectory: EmployeeDirectory {
                 #expect(me.json[key] is NSNull, "\(key)")
             }
             #expect(me.json["username"] as? String == "alice" && me.json["isAdmin"] as? Bool == false)
-            #expect(me.json["editableFields"] as? [String] == ["name", "surname", "position", "birthDate", "phone", "twitter", "linkedin"])
+            #expect(me.json["editableFields"] as? [String] == ["name", "surname", "position", "birthDate", "phone", "twitter", "linkedin", "language"])
+            #expect(me.json["language"] as? String == "en")
+        }
+    }
+
+    @Test("the language of an employee's push messages: en by default, es when they choose it")
+    func language() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let patched = try await client.call(.patch, "/v1/me", token: alice, json: #"{"language":"es"}"#)
+            #expect(patched.status == .ok && patched.json["language"] as? String == "es")
+            #expect(try await client.call(.get, "/v1/me", token: alice).json["language"] as? String == "es")
+            for body in [#"{"language":"fr"}"#, #"{"language":null}"#] {
+                let refused = try await client.call(.patch, "/v1/me", token: alice, json: body)
+                expectProblem(refused, .unprocessableContent, "validation-failed")
+                #expect(refused.json["field"] as? String == "language")
+            }
+            // Colleagues do not see it.
+            let bob = try await client.login("bob")
+            #expect(try await client.call(.get, "/v1/employees/\(h.fixture.alice.id)", token: bob).json["language"] == nil)
         }
     }
 
@@ -89,7 +109,7 @@ struct ProvisioningDirectory: EmployeeDirectory {
         try await h.run { client in
             let alice = try await client.login("alice")
             #expect(try await client.call(.get, "/v1/me", token: alice).json["editableFields"] as? [String]
-                    == ["position", "birthDate", "phone", "twitter", "linkedin"])
+                    == ["position", "birthDate", "phone", "twitter", "linkedin", "language"])
             let refused = try await client.call(.patch, "/v1/me", token: alice, json: #"{"surname":"Smith","position":"CTO"}"#)
             expectProblem(refused, .unprocessableContent, "validation-failed")
             #expect(refused.json["field"] as? String == "surname")

@@ -31,6 +31,7 @@ extension DTO {
         let colleague: Colleague
         let isAdmin: Bool
         @Nullable var birthDate: String?
+        let language: Language
         /// The fields this employee may change with PATCH /v1/me (the directory may hold others).
         let editableFields: [ProfileField]
 
@@ -38,10 +39,11 @@ extension DTO {
             colleague = Colleague(profile)
             isAdmin = profile.employee.isAdmin
             birthDate = profile.birthDate?.description
+            language = profile.language
             editableFields = ProfileRules.editableFields(owned: owned)
         }
 
-        private enum CodingKeys: String, CodingKey { case isAdmin, birthDate, editableFields }
+        private enum CodingKeys: String, CodingKey { case isAdmin, birthDate, language, editableFields }
 
         /// One flat object: the colleague's keys and these, sorted together by the encoder.
         func encode(to encoder: any Encoder) throws {
@@ -49,6 +51,7 @@ extension DTO {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(isAdmin, forKey: .isAdmin)
             try container.encode(_birthDate, forKey: .birthDate)
+            try container.encode(language, forKey: .language)
             try container.encode(editableFields, forKey: .editableFields)
         }
     }
