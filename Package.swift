@@ -154,6 +154,8 @@ let package = Package(
                 "SGStore",
                 "SGLDAP",
                 "SGSettings",
+                // sgadmin push test sends directly.
+                "SGDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -229,8 +231,8 @@ let package = Package(
             name: "SGDeliveryTests",
             dependencies: [
                 // A real SQLite file through the real store, a real aiosmtpd and webhook receiver (scripts/delivery),
-                // and the built sgserver.
-                "sgserver", "SGDelivery", "SGCore", "SGStore", "SGTestSupport",
+                // the push services' stand-ins (scripts/delivery/push_server.py), and the built sgserver and sgadmin.
+                "sgserver", "sgadmin", "SGDelivery", "SGCore", "SGStore", "SGTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

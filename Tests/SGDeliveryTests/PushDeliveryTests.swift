@@ -216,4 +216,43 @@ struct PushDeliveryTests {
         #expect(try await Self.devices(f, f.fixture.bob) == ["apns-shared-ipad"])
         await server.shutdown()
     }
+
+    @Test("sgadmin push vapid-keys writes a key the server reads; sgadmin push test sends to every device and removes the unknown")
+    func commandLine() async throws {
+        let f = try await Self.fixture()
+        defer { f.cleanUp() }
+        let folder = try Harness.temporaryFolder("sg-vapid")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keyFile = folder.appendingPathComponent("vapid.pem").path
+        let made = try await offload { try runProduct("sgadmin", ["push", "vapid-keys", keyFile]) }
+        #expect(made.status == 0, "\(made.stderr)")
+        let configuration = try WebPushConfiguration(keyFile: keyFile, subject: PushKeys.subject)
+        #expect(made.stdout.contains("Public key (applicationServerKey): \(configuration.publicKey)"))
+        #expect((try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int) == 0o600)
+        let again = try await offload { try runProduct("sgadmin", ["push", "vapid-keys", keyFile]) }
+        #expect(again.status == 1 && again.stderr.hasPrefix("sgadmin: ") && again.stderr.contains("exists"))
+
+        let server = try await TestPushServer.start(routes: ["fcm-old-phone": "gone"])
+        try await Self.register(f, f.fixture.alice, ios: ["apns-alice-iphone"], android: ["fcm-old-phone"])
+        let keys = try PushKeys.shared.get()
+        let environment = [
+            "SG_DATABASE": f.path.path, "SG_TLS_CA_FILE": try Harness.certificate.get().cert,
+            "SG_APNS_KEY_FILE": keys.apnsKeyFile, "SG_APNS_KEY_ID": PushKeys.apnsKeyID, "SG_APNS_TEAM_ID": PushKeys.teamID,
+            "SG_APNS_TOPIC": PushKeys.topic, "SG_APNS_URL": server.url(""),
+            "SG_FCM_SERVICE_ACCOUNT_FILE": server.accountFile, "SG_FCM_URL": server.url(""),
+        ]
+        let sent = try await offload { try runProduct("sgadmin", ["push", "test", "alice"], environment: environment) }
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains("ios apns-alice-iphone: delivered"), "\(sent.stdout)")
+        #expect(sent.stdout.contains("android fcm-old-phone: no longer registered, removed"), "\(sent.stdout)")
+        #expect(try await Self.devices(f, f.fixture.alice) == ["apns-alice-iphone"])
+        #expect((server.requests("apns").first?["checks"] as? [String: Any])?["jwt"] as? String == "valid")
+        // Nothing went through the outbox.
+        #expect(try await f.counts().values.reduce(0, +) == 0)
+
+        let broken = environment.merging(["SG_APNS_KEY_FILE": folder.appendingPathComponent("missing.p8").path]) { _, new in new }
+        let refused = try await offload { try runProduct("sgadmin", ["push", "test", "alice"], environment: broken) }
+        #expect(refused.status == 1 && refused.stderr.contains("SG_APNS_KEY_FILE"), "\(refused.stderr)")
+        await server.shutdown()
+    }
 }
