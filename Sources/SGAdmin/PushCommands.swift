@@ -43,7 +43,11 @@ struct PushCommand: AsyncParsableCommand {
         func run() async throws {
             try await running {
                 var settings = SettingsResolver(flags: [:], environment: ProcessInfo.processInfo.environment)
-                let push = settings.deliverySettings().push
+                let caFile = settings.text("SG_TLS_CA_FILE")
+                if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+                    settings.problem("SG_TLS_CA_FILE '\(caFile)' cannot be read")
+                }
+                let push = settings.pushConfiguration(caFile: caFile)
                 guard settings.problems.isEmpty else { throw SGError.invalid(field: "settings", message: settings.problems.joined(separator: "; ")) }
                 guard !push.platforms.isEmpty else {
                     throw SGError.conflict("Push is off: set SG_APNS_*, SG_FCM_SERVICE_ACCOUNT_FILE or SG_VAPID_* as for sgserver.")

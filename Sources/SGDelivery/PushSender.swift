@@ -364,7 +364,8 @@ public struct PushSender: Sendable {
         switch response.responseCode {
         case 200:
             return .delivered
-        case 404 where code == "UNREGISTERED" || error["status"] as? String == "NOT_FOUND", 400 where code == "UNREGISTERED" || onToken:
+        // Only an answer about the token removes the device: a 404 for a wrong project or URL must not.
+        case 404 where code == "UNREGISTERED", 400 where code == "UNREGISTERED" || onToken:
             return .gone(words)
         case 401 where !renewed:
             await fcmTokens.discard(access)
