@@ -284,6 +284,7 @@ struct ProvisioningDirectory: EmployeeDirectory {
                 (body(auth: "tBHItJI5svbpez7KI4CC"), "subscription.keys.auth"),
                 (#"{"platform":"web","token":"abcdefghijkl"}"#, "subscription"),
                 (body(platform: "ios"), "subscription"),
+                (#"{"platform":"ios","token":"abcdefghijkl","subscription":null}"#, "subscription"),
             ] {
                 let reply = try await client.call(.post, "/v1/me/devices", token: alice, json: json)
                 expectProblem(reply, .unprocessableContent, "validation-failed")

@@ -25,6 +25,14 @@ struct DevicesController {
         let platform: String
         let subscription: Subscription?
 
+        /// `null` for `token` or `subscription` is refused (the contract allows leaving them out, not null).
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            token = try container.optional(String.self, "token")
+            platform = try container.required(String.self, "platform")
+            subscription = try container.optional(Subscription.self, "subscription")
+        }
+
         struct Subscription: Decodable {
             let endpoint: String
             let keys: Keys
