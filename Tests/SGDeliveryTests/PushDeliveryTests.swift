@@ -121,6 +121,24 @@ struct PushDeliveryTests {
         await server.shutdown()
     }
 
+    @Test("a 404 that is not about the token (a wrong FCM project) keeps the device")
+    func wrongProject() async throws {
+        let f = try await Self.fixture()
+        defer { f.cleanUp() }
+        let server = try await TestPushServer.start()
+        try await Self.register(f, f.fixture.alice, android: ["fcm-alice-pixel"])
+        let id = try await Self.enqueue(f, f.fixture.alice, token: "fcm-alice-pixel")
+        var push = try server.configuration()
+        push.fcm?.account.projectID = "someone-elses-project"
+        try await running([pushWorker(try f.delivery(), push: push)]) {
+            try await waitUntil(within: 20, "the push answered") { try await f.message(id).status != .pending }
+        }
+        #expect(server.requests("fcm").map { $0["status"] as? Int } == [404])
+        #expect(try await f.message(id).status == .dead)
+        #expect(try await Self.devices(f, f.fixture.alice) == ["fcm-alice-pixel"])
+        await server.shutdown()
+    }
+
     @Test("429 and 503 are tried again after Retry-After, then delivered")
     func retried() async throws {
         let f = try await Self.fixture()

@@ -15,7 +15,8 @@ behaviour is looked up by, the HTTP version, the headers, what was verified, the
                               access token that lives --fcm-expires-in seconds.
   POST /v1/projects/P/messages:send
                               FCM send: Authorization: Bearer an access token this endpoint issued and not expired,
-                              P the account's project_id, a message with a token and a notification.
+                              P the account's project_id (another project: 404 NOT_FOUND, not about the token), a
+                              message with a token and a notification.
   POST /push/ID               Web Push: Authorization: vapid t=JWT, k=KEY with KEY the public half of
                               --vapid-key and JWT an ES256 JWT signed by it with aud this origin, exp within 24
                               hours, sub --vapid-subject; Content-Encoding aes128gcm, a TTL; the body is decrypted
@@ -229,6 +230,8 @@ def fcm_send(state, headers, path, body):
     record = {"service": "fcm", "key": token, "access": access, "message": message, "checks": checks}
     if not access_valid or (behaviour == "expired-token-once" and seen == 0):
         return record, 401, fcm_error(401, "UNAUTHENTICATED"), []
+    if not checks["project"]:
+        return record, 404, fcm_error(404, "NOT_FOUND"), []
     if not all(checks.values()) or not token:
         return record, 400, fcm_error(400, "INVALID_ARGUMENT"), []
     if behaviour == "gone":
