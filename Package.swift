@@ -59,6 +59,7 @@ let package = Package(
                 .embedInCode("0018_teams.sql"),
                 .embedInCode("0019_approved_requests_by_start_and_end.sql"),
                 .embedInCode("0020_idempotency_keys.sql"),
+                .embedInCode("0021_push.sql"),
                 .embedInCode("0022_who_is_away_from_indexes.sql"),
             ],
             swiftSettings: strict
@@ -111,6 +112,8 @@ let package = Package(
                 "SGCore",
                 "CCurl",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RS256 for the FCM service account's OAuth assertion.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
@@ -153,6 +156,8 @@ let package = Package(
                 "SGStore",
                 "SGLDAP",
                 "SGSettings",
+                // sgadmin push test sends directly.
+                "SGDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -228,8 +233,8 @@ let package = Package(
             name: "SGDeliveryTests",
             dependencies: [
                 // A real SQLite file through the real store, a real aiosmtpd and webhook receiver (scripts/delivery),
-                // and the built sgserver.
-                "sgserver", "SGDelivery", "SGCore", "SGStore", "SGTestSupport",
+                // the push services' stand-ins (scripts/delivery/push_server.py), and the built sgserver and sgadmin.
+                "sgserver", "sgadmin", "SGDelivery", "SGCore", "SGStore", "SGTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -40,6 +40,7 @@ public enum SchemaMigrations {
         Migration(identifier: "0018_teams", sql: String(decoding: PackageResources._018_teams_sql, as: UTF8.self)),
         Migration(identifier: "0019_approved_requests_by_start_and_end", sql: String(decoding: PackageResources._019_approved_requests_by_start_and_end_sql, as: UTF8.self)),
         Migration(identifier: "0020_idempotency_keys", sql: String(decoding: PackageResources._020_idempotency_keys_sql, as: UTF8.self)),
+        Migration(identifier: "0021_push", sql: String(decoding: PackageResources._021_push_sql, as: UTF8.self)),
         Migration(
             identifier: "0022_who_is_away_from_indexes",
             sql: String(decoding: PackageResources._022_who_is_away_from_indexes_sql, as: UTF8.self)),

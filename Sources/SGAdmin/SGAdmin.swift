@@ -18,7 +18,7 @@ public struct SGAdmin: AsyncParsableCommand {
             AllowanceCommand.self, UserCommand.self, HolidaysCommand.self, NoticeCommand.self, CompanyCommand.self,
             Migrate.self, Export.self, LDAPCommand.self, OutboxCommand.self, WebhookCommand.self, LeaveTypeCommand.self,
             Backup.self, Restore.self, Check.self,
-            TeamCommand.self,
+            TeamCommand.self, PushCommand.self,
         ])
 
     public init() {}

@@ -27,6 +27,8 @@ struct CurlRequest: Sendable {
     var responseLimit: Int = 16 * 1024
     /// Whether a body beyond `responseLimit` ends the transfer (CURLE_WRITE_ERROR, `tooLarge`) rather than being cut.
     var abortBeyondLimit = false
+    /// HTTP/2 over TLS, agreed through ALPN (the push services speak it; APNs nothing else).
+    var http2 = false
 }
 
 /// What came back from a transfer.
@@ -177,6 +179,7 @@ public final class CurlLane: @unchecked Sendable {
                 if let username { set(CURLOPT_USERNAME, username) }
                 if let password { set(CURLOPT_PASSWORD, password) }
             case .httpPost(let headers):
+                if request.http2 { set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)) }
                 set(CURLOPT_POST, 1)
                 set(CURLOPT_POSTFIELDSIZE, request.body.count)
                 // "Expect:" with no value: no 100-continue round trip before the body.

@@ -54,18 +54,22 @@ public struct DeliveryWorker: Service {
     /// Nil when the server sends no e-mail: its e-mail messages are left in the outbox.
     public let email: SMTPSender?
     public let webhooks: WebhookSender
+    /// Nil when the server pushes to no platform: its push messages are left in the outbox.
+    public let push: PushSender?
     public let options: Options
     private let logger: Logger
     /// `sg_deliveries_total` by channel and result (delivered, retry, dead, gone).
     private let results: [String: CoreMetrics.Counter]
 
     public init(
-        delivery: DeliveryService, email: SMTPSender?, webhooks: WebhookSender = WebhookSender(), options: Options = Options(),
+        delivery: DeliveryService, email: SMTPSender?, webhooks: WebhookSender = WebhookSender(), push: PushSender? = nil,
+        options: Options = Options(),
         logger: Logger = Logger(label: "sgserver.delivery"), metrics: any MetricsFactory = NOOPMetricsHandler.instance
     ) {
         self.delivery = delivery
         self.email = email
         self.webhooks = webhooks
+        self.push = push.flatMap { $0.configuration.platforms.isEmpty ? nil : $0 }
         self.options = options
         self.logger = logger
         var results: [String: CoreMetrics.Counter] = [:]
@@ -83,7 +87,12 @@ public struct DeliveryWorker: Service {
     }
 
     /// The channels this worker sends.
-    public var channels: Set<DeliveryChannel> { email == nil ? [.webhook] : [.email, .webhook] }
+    public var channels: Set<DeliveryChannel> {
+        var channels: Set<DeliveryChannel> = [.webhook]
+        if email != nil { channels.insert(.email) }
+        if push != nil { channels.insert(.push) }
+        return channels
+    }
 
     /// "host:pid:random", so that two processes on one host, or two workers in one, never share leases.
     public static func uniqueOwner() -> String {
@@ -104,7 +113,10 @@ public struct DeliveryWorker: Service {
         let clock = ContinuousClock()
         logger.info(
             "Delivery worker started",
-            metadata: ["owner": "\(options.owner)", "lanes": "\(lanes.count)", "email": "\(email != nil ? "on" : "off")"])
+            metadata: [
+                "owner": "\(options.owner)", "lanes": "\(lanes.count)", "email": "\(email != nil ? "on" : "off")",
+                "push": "\(push?.configuration.platforms.map(\.rawValue).sorted().joined(separator: ",") ?? "off")",
+            ])
         await withTaskGroup(of: Event.self) { group in
             var idle = Array(lanes.indices.reversed())
             var busy = 0
@@ -207,6 +219,16 @@ public struct DeliveryWorker: Service {
                 return .permanentFailure("webhook \(id) is disabled: \(subscription.disabledReason ?? "by an admin")")
             }
             return await webhooks.send(message, secret: subscription.secret, at: delivery.clock.now(), on: lane)
+        case .push:
+            guard let push else { return .temporaryFailure("push is off on this server (no platform configured)") }
+            let device: Device?
+            do {
+                device = try await delivery.pushDevice(for: message)
+            } catch {
+                return .temporaryFailure("the device could not be read: \(error)")
+            }
+            guard let device else { return .permanentFailure("the device is no longer registered for this employee") }
+            return await push.send(message, to: device, at: delivery.clock.now(), on: lane)
         }
     }
 
@@ -234,6 +256,11 @@ public struct DeliveryWorker: Service {
                     count(message, "dead")
                     metadata["error"] = "\(reason)"
                     logger.warning("Delivery failed for good; the message is dead", metadata: metadata)
+                case (.gone(let reason), _) where message.draft.channel == .push:
+                    count(message, "gone")
+                    metadata["error"] = "\(reason)"
+                    metadata["platform"] = "\(message.draft.recipientName)"
+                    logger.notice("The push service no longer knows the device; it is removed", metadata: metadata)
                 case (.gone(let reason), _):
                     count(message, "gone")
                     metadata["error"] = "\(reason)"

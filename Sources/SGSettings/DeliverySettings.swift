@@ -8,6 +8,8 @@ public struct DeliverySettings: Sendable {
     /// Nil when SG_SMTP_URL is not set: e-mail is off.
     public var smtp: SMTPConfiguration?
     public var webhooks: WebhookConfiguration
+    /// The push platforms configured (none: push is off).
+    public var push = PushConfiguration()
     /// The base of links in messages, without a trailing slash; "" when not set.
     public var publicURL: String
     public var pollInterval: Duration
@@ -29,7 +31,9 @@ public struct DeliverySettings: Sendable {
 
     /// What the server writes into the database at start, for `sgadmin` and other servers to compose alike.
     public var configuration: DeliveryConfiguration {
-        DeliveryConfiguration(emailEnabled: smtp != nil, publicURL: publicURL)
+        DeliveryConfiguration(
+            emailEnabled: smtp != nil, publicURL: publicURL, pushPlatforms: push.platforms,
+            vapidPublicKey: push.webPush?.publicKey ?? "")
     }
 }
 
@@ -48,12 +52,13 @@ public struct DeliveryOptions: ParsableArguments {
     public var mailFrom: String?
     @Option(name: .customLong("public-url"), help: "Base URL of the web app, for links in messages, e.g. https://holidays.example.com [SG_PUBLIC_URL].")
     public var publicURL: String?
-    @Option(name: .customLong("tls-ca-file"), help: "PEM file of the CAs that sign the SMTP server's and webhook endpoints' certificates [SG_TLS_CA_FILE, default: the system's].")
+    @Option(name: .customLong("tls-ca-file"), help: "PEM file of the CAs that sign the SMTP server's, webhook endpoints' and push services' certificates [SG_TLS_CA_FILE, default: the system's].")
     public var tlsCAFile: String?
     @Option(name: .customLong("reminder-after-hours"), help: "Approvers get a daily digest of requests waiting longer than this; 0: none [SG_REMINDER_AFTER_HOURS, default \(DeliveryWorker.Options.defaultReminderAfterHours)].")
     public var reminderAfterHours: String?
     @Option(name: .customLong("delivery-poll-ms"), help: "Milliseconds between looks at the outbox when nothing is due [SG_DELIVERY_POLL_MS, default \(DeliveryWorker.Options.defaultPollMilliseconds)].")
     public var deliveryPollMS: String?
+    @OptionGroup public var push: PushOptions
 
     public init() {}
 
@@ -69,12 +74,12 @@ public struct DeliveryOptions: ParsableArguments {
             "SG_TLS_CA_FILE": tlsCAFile,
             "SG_DELIVERY_POLL_MS": deliveryPollMS,
             "SG_REMINDER_AFTER_HOURS": reminderAfterHours,
-        ]
+        ].merging(push.flags) { flag, _ in flag }
     }
 }
 
 extension SettingsResolver {
-    /// Reads the SG_SMTP_*, SG_MAIL_FROM, SG_PUBLIC_URL, SG_TLS_CA_FILE and SG_DELIVERY_* settings.
+    /// Reads the SG_SMTP_*, SG_MAIL_FROM, SG_PUBLIC_URL, SG_TLS_CA_FILE, SG_DELIVERY_* and push settings.
     public mutating func deliverySettings() -> DeliverySettings {
         var settings = DeliverySettings()
 
@@ -119,6 +124,7 @@ extension SettingsResolver {
         }
 
         settings.smtp = smtpConfiguration(caFile: caFile)
+        settings.push = pushConfiguration(caFile: caFile)
         return settings
     }
 

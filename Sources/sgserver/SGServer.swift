@@ -186,11 +186,13 @@ func deliveryWorker(
     let delivery = database.services(retryPolicy: settings.retryPolicy).delivery
     try await delivery.announce(settings.configuration)
     if settings.smtp == nil { logger.info("e-mail is off (no SG_SMTP_URL)") }
+    let platforms = settings.push.platforms.map(\.rawValue).sorted()
+    logger.info(platforms.isEmpty ? "push is off (no SG_APNS_*, SG_FCM_* or SG_VAPID_* settings)" : "push to \(platforms.joined(separator: ", "))")
     var workerLogger = Logger(label: "sgserver.delivery")
     workerLogger.logLevel = logger.logLevel
     return DeliveryWorker(
         delivery: delivery, email: settings.smtp.map(SMTPSender.init(configuration:)),
-        webhooks: WebhookSender(configuration: settings.webhooks),
+        webhooks: WebhookSender(configuration: settings.webhooks), push: PushSender(configuration: settings.push),
         options: DeliveryWorker.Options(pollInterval: settings.pollInterval, reminderAfterHours: settings.reminderAfterHours), logger: workerLogger,
         metrics: metrics ?? NOOPMetricsHandler.instance)
 }

@@ -72,6 +72,8 @@ import SGTestSupport
         Row(.put, "/v1/me/settings", body: Body.settings,                           401, 200, 200, 200, 401),
         Row(.post, "/v1/me/devices", body: Body.device,                             401, 201, 201, 201, 401),
         Row(.delete, "/v1/me/devices/{device}",                                     401, 204, 404, 404, 401),
+        // Without Web Push configured the key is not there.
+        Row(.get, "/v1/push/vapid-public-key",                                      401, 404, 404, 404, 401),
         Row(.get, "/v1/employees",                                                  401, 200, 200, 200, 401),
         Row(.get, "/v1/employees/{alice}",                                          401, 200, 200, 200, 401),
         Row(.post, "/v1/employees", body: Body.newEmployee,                         401, 403, 403, 201, 401),

@@ -29,7 +29,27 @@ struct ProvisioningDirectory: EmployeeDirectory {
                 #expect(me.json[key] is NSNull, "\(key)")
             }
             #expect(me.json["username"] as? String == "alice" && me.json["isAdmin"] as? Bool == false)
-            #expect(me.json["editableFields"] as? [String] == ["name", "surname", "position", "birthDate", "phone", "twitter", "linkedin"])
+            #expect(me.json["editableFields"] as? [String] == ["name", "surname", "position", "birthDate", "phone", "twitter", "linkedin", "language"])
+            #expect(me.json["language"] as? String == "en")
+        }
+    }
+
+    @Test("the language of an employee's push messages: en by default, es when they choose it")
+    func language() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let patched = try await client.call(.patch, "/v1/me", token: alice, json: #"{"language":"es"}"#)
+            #expect(patched.status == .ok && patched.json["language"] as? String == "es")
+            #expect(try await client.call(.get, "/v1/me", token: alice).json["language"] as? String == "es")
+            for body in [#"{"language":"fr"}"#, #"{"language":null}"#] {
+                let refused = try await client.call(.patch, "/v1/me", token: alice, json: body)
+                expectProblem(refused, .unprocessableContent, "validation-failed")
+                #expect(refused.json["field"] as? String == "language")
+            }
+            // Colleagues do not see it.
+            let bob = try await client.login("bob")
+            #expect(try await client.call(.get, "/v1/employees/\(h.fixture.alice.id)", token: bob).json["language"] == nil)
         }
     }
 
@@ -89,7 +109,7 @@ struct ProvisioningDirectory: EmployeeDirectory {
         try await h.run { client in
             let alice = try await client.login("alice")
             #expect(try await client.call(.get, "/v1/me", token: alice).json["editableFields"] as? [String]
-                    == ["position", "birthDate", "phone", "twitter", "linkedin"])
+                    == ["position", "birthDate", "phone", "twitter", "linkedin", "language"])
             let refused = try await client.call(.patch, "/v1/me", token: alice, json: #"{"surname":"Smith","position":"CTO"}"#)
             expectProblem(refused, .unprocessableContent, "validation-failed")
             #expect(refused.json["field"] as? String == "surname")
@@ -237,6 +257,42 @@ struct ProvisioningDirectory: EmployeeDirectory {
             expectProblem(try await client.call(.put, "/v1/me/settings", token: alice, json: "{}"), .unprocessableContent, "validation-failed")
         }
         #expect(try await h.fixture.count("devices") == 1)
+    }
+
+    @Test("a browser registers its push subscription as the browser gives it; its token is made from the endpoint")
+    func webSubscription() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            let endpoint = "https://push.example.net/wpush/v2/gAAAAABk-abc"
+            let p256dh = "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"
+            let auth = "BTBZMqHH6r4Tts7J_aSIgg"
+            func body(endpoint: String = endpoint, p256dh: String = p256dh, auth: String = auth, platform: String = "web") -> String {
+                #"{"platform":"\#(platform)","subscription":{"endpoint":"\#(endpoint)","keys":{"p256dh":"\#(p256dh)","auth":"\#(auth)"}}}"#
+            }
+            let created = try await client.call(.post, "/v1/me/devices", token: alice, json: body())
+            #expect(created.status == .created)
+            #expect(created.json["platform"] as? String == "web" && created.json["endpoint"] as? String == endpoint)
+            let token = try #require(created.json["token"] as? String)
+            #expect(token == DeviceRules.webToken(endpoint: endpoint) && token.hasPrefix("web_"))
+            #expect(try await client.call(.post, "/v1/me/devices", token: alice, json: body()).status == .ok)
+
+            for (json, field) in [
+                (body(endpoint: "http://push.example.net/x"), "subscription.endpoint"),
+                (body(p256dh: "AAAA"), "subscription.keys.p256dh"),
+                (body(p256dh: String(p256dh.dropFirst()) + "A"), "subscription.keys.p256dh"),
+                (body(auth: "tBHItJI5svbpez7KI4CC"), "subscription.keys.auth"),
+                (#"{"platform":"web","token":"abcdefghijkl"}"#, "subscription"),
+                (body(platform: "ios"), "subscription"),
+                (#"{"platform":"ios","token":"abcdefghijkl","subscription":null}"#, "subscription"),
+            ] {
+                let reply = try await client.call(.post, "/v1/me/devices", token: alice, json: json)
+                expectProblem(reply, .unprocessableContent, "validation-failed")
+                #expect(reply.json["field"] as? String == field, "\(json)")
+            }
+            #expect(try await client.call(.delete, "/v1/me/devices/\(token)", token: alice).status == .noContent)
+        }
+        #expect(try await h.fixture.count("devices") == 0)
     }
 }
 

@@ -109,7 +109,7 @@ private func apply(_ build: (inout ProfilePatch) -> Void, owned: Set<ProfileFiel
         // The same value, as a client sending its whole form would: fine, and other fields still change.
         let profile = try apply({ $0.name = .set("Ada"); $0.surname = .set(" Lovelace "); $0.position = .set("CTO") }, owned: owned)
         #expect(profile.position == "CTO")
-        #expect(ProfileRules.editableFields(owned: owned) == [.position, .birthDate, .phone, .twitter, .linkedin])
+        #expect(ProfileRules.editableFields(owned: owned) == [.position, .birthDate, .phone, .twitter, .linkedin, .language])
         #expect(ProfileRules.editableFields(owned: []) == ProfileField.employeeEditable)
     }
 

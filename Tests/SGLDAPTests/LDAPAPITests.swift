@@ -117,7 +117,7 @@ struct LDAPAPITests {
                 let profile = try #require(try JSONSerialization.jsonObject(with: Data(me.body.readableBytesView)) as? [String: Any])
                 #expect(profile["position"] as? String == "Engineering Manager")
                 #expect(profile["phone"] as? String == "+34 600 000 001")
-                #expect(profile["editableFields"] as? [String] == ["birthDate", "twitter", "linkedin"])
+                #expect(profile["editableFields"] as? [String] == ["birthDate", "twitter", "linkedin", "language"])
                 for body in [#"{"position":"CEO"}"#, #"{"name":"Eve"}"#, #"{"phone":"+1 555 0100"}"#] {
                     let refused = try await client.execute(uri: "/v1/me", method: .patch, headers: auth, body: ByteBuffer(string: body))
                     #expect(refused.status == .unprocessableContent, "\(body)")

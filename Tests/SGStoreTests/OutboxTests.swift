@@ -55,6 +55,52 @@ import Testing
         #expect(cancelled.allSatisfy { $0.draft.event == .holidayCancelled })
     }
 
+    @Test("push: one message per device on the configured platforms, in the reader's language; approvers read a private type as an absence")
+    func push() async throws {
+        let f = try await Fixture.make()
+        try await f.services.delivery.announce(DeliveryConfiguration(publicURL: "https://hr.example.com", pushPlatforms: [.ios, .android]))
+        _ = try await f.services.devices.registerDevice(employeeID: f.admin.id, token: "apns-admin-phone", platform: .ios)
+        _ = try await f.services.devices.registerDevice(employeeID: f.bob.id, token: "fcm-bob-phone", platform: .android)
+        // Web Push is not configured: the browser gets nothing.
+        _ = try await f.services.devices.registerWebDevice(employeeID: f.bob.id, subscription: WebPushSubscription(
+            endpoint: "https://push.example.net/bob",
+            p256dh: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4", auth: "BTBZMqHH6r4Tts7J_aSIgg"))
+        var patch = ProfilePatch()
+        patch.language = .set("es")
+        _ = try await f.services.people.updateProfile(employeeID: f.admin.id, patch, owned: [], directoryKind: "local")
+        let medical = try await f.services.leaveTypes.create(
+            LeaveTypeChange(name: "medical", drawsOnAllowance: false, needsApproval: true, isPrivate: true), by: actor(f.admin))
+
+        let request = try await f.service.createRequest(
+            for: f.bob.id, period: try LeavePeriod(start: f.weekday(7), end: f.weekday(8)), leaveTypeID: medical.id,
+            comment: "Surgery", actor: actor(f.bob))
+        let asked = try await all(f)
+        // E-mail is off; only the admin with a device hears of it, in Spanish, without the type or the comment.
+        #expect(asked.map(\.draft.channel) == [.push])
+        let toAdmin = try #require(asked.first)
+        #expect(toAdmin.draft.address == "apns-admin-phone" && toAdmin.draft.employeeID == f.admin.id && toAdmin.draft.recipientName == "ios")
+        let text = try #require(PushNotification(json: toAdmin.draft.body))
+        #expect(text.title.hasPrefix("Por decidir: José Núñez"), "\(text.title)")
+        #expect(text.body.hasPrefix("Ausencia del \(f.weekday(7)) al \(f.weekday(8))"), "\(text.body)")
+        #expect(!text.body.lowercased().contains("medical") && !text.body.contains("Surgery"))
+        #expect(text.requestId == request.id && text.event == "holiday.requested")
+
+        try await f.service.perform(.reject, on: request.id, by: actor(f.admin), note: "Overlaps the audit")
+        let toBob = try #require(try await all(f).last)
+        #expect(toBob.draft.address == "fcm-bob-phone" && toBob.draft.event == .holidayRejected)
+        let rejected = try #require(PushNotification(json: toBob.draft.body))
+        #expect(rejected.title == "Request rejected")
+        #expect(rejected.body.hasPrefix("Medical leave \(f.weekday(7)) to \(f.weekday(8))") && rejected.body.hasSuffix("by admin: Overlaps the audit"))
+
+        // Push off removes the devices: nothing more is written for them.
+        _ = try await f.services.devices.setChannels(employeeID: f.bob.id, push: false)
+        let second = try await f.service.createRequest(
+            for: f.bob.id, start: f.weekday(12), end: f.weekday(12), comment: "", actor: actor(f.bob))
+        let before = try await all(f).count
+        _ = try await f.service.perform(.approve, on: second.id, by: actor(f.admin))
+        #expect(try await all(f).count == before)
+    }
+
     @Test func theEmailSwitchIsRespected() async throws {
         let f = try await Fixture.make()
         try await emailOn(f)

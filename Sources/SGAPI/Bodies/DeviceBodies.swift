@@ -3,16 +3,20 @@ import SGCore
 
 extension DTO {
     struct DeviceBody: Encodable {
+        /// For a web device, made from its endpoint: what `DELETE /v1/me/devices/{token}` takes.
         let token: String
         let platform: DevicePlatform
         let createdAt: String
         let updatedAt: String
+        /// A web device's push service endpoint (its keys are not shown again).
+        let endpoint: String?
 
         init(_ device: Device) {
             token = device.token
             platform = device.platform
             createdAt = Timestamp.format(device.createdAt)
             updatedAt = Timestamp.format(device.updatedAt)
+            endpoint = device.subscription?.endpoint
         }
     }
 

@@ -30,22 +30,25 @@ extension DTO {
     struct ProfileBody: Encodable {
         let record: EmployeeRecord
         @Nullable var birthDate: String?
+        let language: Language
         /// The fields this employee may change with PATCH /v1/me (the directory may hold others).
         let editableFields: [ProfileField]
 
         init(_ profile: SGCore.Profile, owned: Set<ProfileField>) {
             record = EmployeeRecord(profile)
             birthDate = profile.birthDate?.description
+            language = profile.language
             editableFields = ProfileRules.editableFields(owned: owned)
         }
 
-        private enum CodingKeys: String, CodingKey { case birthDate, editableFields }
+        private enum CodingKeys: String, CodingKey { case birthDate, language, editableFields }
 
         /// One flat object: the record's keys and these, sorted together by the encoder.
         func encode(to encoder: any Encoder) throws {
             try record.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(_birthDate, forKey: .birthDate)
+            try container.encode(language, forKey: .language)
             try container.encode(editableFields, forKey: .editableFields)
         }
     }

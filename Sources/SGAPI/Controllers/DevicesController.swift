@@ -18,9 +18,30 @@ struct DevicesController {
         }
     }
 
+    /// `{token, platform: ios|android}`, or a browser's `{platform: web, subscription: {endpoint, keys: {p256dh, auth}}}`
+    /// as `PushSubscription.toJSON()` gives it.
     struct DeviceBody: Decodable {
-        let token: String
+        let token: String?
         let platform: String
+        let subscription: Subscription?
+
+        /// `null` for `token` or `subscription` is refused (the contract allows leaving them out, not null).
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            token = try container.optional(String.self, "token")
+            platform = try container.required(String.self, "platform")
+            subscription = try container.optional(Subscription.self, "subscription")
+        }
+
+        struct Subscription: Decodable {
+            let endpoint: String
+            let keys: Keys
+        }
+
+        struct Keys: Decodable {
+            let p256dh: String
+            let auth: String
+        }
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -39,14 +60,35 @@ struct DevicesController {
             return try JSON.response(DTO.SettingsBody(settings))
         }
 
-        /// Registers a device's push token (201 when new, 200 when already registered).
+        /// Registers a device's push token, or a browser's push subscription (201 when new, 200 when already
+        /// registered).
         group.post("/me/devices") { request, context in
             let employee = try context.requireEmployee()
             let body = try await JSON.decode(DeviceBody.self, from: request, context: context)
             let platform = try DeviceRules.platform(body.platform)
-            let (device, created) = try await services.devices.registerDevice(
-                employeeID: employee.id, token: body.token, platform: platform)
+            let (device, created): (Device, Bool)
+            switch (platform, body.subscription) {
+            case (.web, let subscription?):
+                (device, created) = try await services.devices.registerWebDevice(
+                    employeeID: employee.id,
+                    subscription: WebPushSubscription(endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth))
+            case (.web, nil):
+                throw SGError.invalid(field: "subscription", message: "a web device sends its push subscription {endpoint, keys: {p256dh, auth}}")
+            case (_, .some):
+                throw SGError.invalid(field: "subscription", message: "only a web device sends a subscription; \(platform.rawValue) sends its token")
+            case (_, nil):
+                guard let token = body.token else { throw SGError.invalid(field: "token", message: "the token the platform issued is required") }
+                (device, created) = try await services.devices.registerDevice(employeeID: employee.id, token: token, platform: platform)
+            }
             return try JSON.response(DTO.DeviceBody(device), status: created ? .created : .ok)
+        }
+
+        /// The server's VAPID public key, the `applicationServerKey` a browser subscribes with; 404 without Web Push.
+        group.get("/push/vapid-public-key") { _, context in
+            _ = try context.requireEmployee()
+            let key = try await services.core.delivery.configuration().vapidPublicKey
+            guard !key.isEmpty else { throw SGError.notFound("This server sends no Web Push (no SG_VAPID_PRIVATE_KEY_FILE).") }
+            return try JSON.response(["publicKey": key])
         }
 
         /// Unregisters one of the logged-in employee's devices.

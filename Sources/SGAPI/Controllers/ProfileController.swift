@@ -22,6 +22,7 @@ struct ProfileController {
             patch.phone = try container.change(String.self, "phone")
             patch.twitter = try container.change(String.self, "twitter")
             patch.linkedin = try container.change(String.self, "linkedin")
+            patch.language = try container.change(String.self, "language")
         }
     }
 

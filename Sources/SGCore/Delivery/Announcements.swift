@@ -8,8 +8,9 @@ import Foundation
 ///   and of the cancellation of a request they were asked about, except of their own doing or their own request.
 /// - The owner hears of every move of their request that someone else made (decisions, reverts, an admin's cancel).
 /// - Every active employee hears of a new company notice.
-/// - E-mail goes only to those whose switch is on, and only when the server sends e-mail; webhooks get every event
-///   they subscribed to.
+/// - E-mail goes only to those whose switch is on, and only when the server sends e-mail; push goes to every device
+///   of theirs (registered only while their push switch is on) on the platforms the server pushes to, one message
+///   per device; webhooks get every event they subscribed to.
 public enum Announcements {
     /// The event a move of a request announces.
     public static func event(from: HolidayStatus?, to: HolidayStatus) -> DeliveryEvent? {
@@ -32,9 +33,10 @@ public enum Announcements {
         guard let event = event(from: from, to: request.status) else { return }
         let configuration = try tx.deliveryConfiguration()
         let subscriptions = try tx.webhookSubscriptions(for: event)
-        guard configuration.emailEnabled || !subscriptions.isEmpty, let owner = try ownerLookup() else { return }
+        let pushOn = !configuration.pushPlatforms.isEmpty
+        guard configuration.emailEnabled || pushOn || !subscriptions.isEmpty, let owner = try ownerLookup() else { return }
         let link = configuration.link("/holidays/\(request.id)")
-        if configuration.emailEnabled {
+        if configuration.emailEnabled || pushOn {
             var recipients: [Recipient] = []
             if actor.employeeID != owner.id, event != .holidayRequested, let person = try tx.recipient(employeeID: owner.id) {
                 recipients.append(person)
@@ -42,15 +44,24 @@ public enum Announcements {
             if event == .holidayRequested || event == .holidayCancelled || request.status == .approvedByManager {
                 recipients += try deciders.filter { $0 != owner.id && $0 != actor.employeeID }.compactMap { try tx.recipient(employeeID: $0) }
             }
-            for person in recipients where person.reachableByEmail {
-                let mail = HolidayMail(
-                    event: event, request: request, owner: owner, actor: actor, note: note, link: link,
-                    toOwner: person.employeeID == owner.id)
-                try tx.enqueue(
-                    OutboxDraft(
-                        channel: .email, event: event, employeeID: person.employeeID, address: person.email,
-                        recipientName: person.name, subject: mail.subject, body: mail.body),
-                    at: now)
+            let isPrivate = pushOn && recipients.contains { $0.employeeID != owner.id } ? try tx.leaveTypeIsPrivate(id: request.leaveTypeID) : false
+            for person in recipients {
+                let toOwner = person.employeeID == owner.id
+                if configuration.emailEnabled, person.reachableByEmail {
+                    let mail = HolidayMail(
+                        event: event, request: request, owner: owner, actor: actor, note: note, link: link, toOwner: toOwner)
+                    try tx.enqueue(
+                        OutboxDraft(
+                            channel: .email, event: event, employeeID: person.employeeID, address: person.email,
+                            recipientName: person.name, subject: mail.subject, body: mail.body),
+                        at: now)
+                }
+                if pushOn {
+                    let push = HolidayPush(
+                        event: event, request: request, owner: owner, actor: actor, note: note, toOwner: toOwner,
+                        isPrivate: isPrivate, language: person.language)
+                    try self.push(tx, push.notification, event: event, to: person, platforms: configuration.pushPlatforms, at: now)
+                }
             }
         }
         guard !subscriptions.isEmpty else { return }
@@ -63,6 +74,21 @@ public enum Announcements {
                 OutboxDraft(
                     channel: .webhook, event: event, webhookID: subscription.id, address: subscription.url,
                     body: try payload.body(format: subscription.format, text: summary.slackText)),
+                at: now)
+        }
+    }
+
+    /// One message per device of `person` on the platforms the server pushes to. The worker reads the device again
+    /// when it sends, so a device removed or registered by someone else meanwhile gets nothing.
+    static func push(
+        _ tx: any OutboxWriting & AudienceReading, _ notification: PushNotification, event: DeliveryEvent, to person: Recipient,
+        platforms: Set<DevicePlatform>, at now: Date
+    ) throws {
+        for device in try tx.pushDevices(employeeID: person.employeeID) where platforms.contains(device.platform) {
+            try tx.enqueue(
+                OutboxDraft(
+                    channel: .push, event: event, employeeID: person.employeeID, address: device.token,
+                    recipientName: device.platform.rawValue, subject: notification.title, body: notification.json),
                 at: now)
         }
     }

@@ -65,6 +65,16 @@ public struct DeliveryService: Sendable {
         try await store.read { tx in try tx.webhook(id: id) }
     }
 
+    /// The device a push message is for, if its employee still has it (a token registered since by someone else
+    /// is theirs now, and gets nothing meant for the previous owner).
+    public func pushDevice(for message: OutboxMessage) async throws -> Device? {
+        guard let employeeID = message.draft.employeeID else { return nil }
+        return try await store.read { tx in
+            guard let found = try tx.pushDevice(token: message.draft.address), found.employeeID == employeeID else { return nil }
+            return found.device
+        }
+    }
+
     /// Records one attempt's outcome; returns the message's status after it. A worker that lost its lease (it
     /// took longer than the lease) changes nothing.
     @discardableResult
@@ -82,6 +92,9 @@ public struct DeliveryService: Sendable {
             case .gone(let reason):
                 if let webhookID = message.draft.webhookID {
                     try tx.disableWebhook(id: webhookID, at: now, reason: reason)
+                }
+                if message.draft.channel == .push, let employeeID = message.draft.employeeID {
+                    try tx.removePushDevice(token: message.draft.address, employeeID: employeeID)
                 }
                 _ = try tx.markDead(id: message.id, owner: owner, error: reason, at: now)
                 return .dead
@@ -193,6 +206,11 @@ public struct DeliveryService: Sendable {
     /// Deletes the messages sent before the start of `day` in the company's time zone; returns how many.
     public func purgeSent(before day: CalendarDate) async throws -> Int {
         try await store.write { tx in try tx.purgeSent(before: day.start(in: try tx.company().timeZone)) }
+    }
+
+    /// How the servers deliver, as the last one started wrote it.
+    public func configuration() async throws -> DeliveryConfiguration {
+        try await store.read { tx in try tx.deliveryConfiguration() }
     }
 
     /// Writes how this server delivers, for `sgadmin` and the other servers to compose messages alike.

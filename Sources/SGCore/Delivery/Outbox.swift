@@ -4,6 +4,8 @@ import Foundation
 public enum DeliveryChannel: String, Sendable, CaseIterable, Codable {
     case email
     case webhook
+    /// To one device of an employee (APNs, FCM or Web Push): `address` is the device's token.
+    case push
 }
 
 /// What happened, as webhook subscribers name it. E-mail uses the same names in the outbox.
@@ -37,17 +39,17 @@ public enum OutboxStatus: String, Sendable, CaseIterable, Codable {
 public struct OutboxDraft: Sendable, Equatable {
     public var channel: DeliveryChannel
     public var event: DeliveryEvent
-    /// The employee it is for (e-mail), or nil.
+    /// The employee it is for (e-mail, push), or nil.
     public var employeeID: Int64?
     /// The subscription it is for (webhooks), or nil.
     public var webhookID: Int64?
-    /// An e-mail address or a URL.
+    /// An e-mail address, a URL, or a device's token (push).
     public var address: String
-    /// The recipient's display name (e-mail), or "".
+    /// The recipient's display name (e-mail), the device's platform (push), or "".
     public var recipientName: String
-    /// The e-mail's subject, or "" for a webhook.
+    /// The e-mail's subject, the push's title, or "" for a webhook.
     public var subject: String
-    /// The e-mail's plain text, or the webhook's JSON body.
+    /// The e-mail's plain text, the webhook's JSON body, or the push's `PushNotification` as JSON.
     public var body: String
     /// At most one message with this key is ever written (reminders: one digest a day per approver).
     public var dedupeKey: String?
@@ -113,6 +115,7 @@ public enum DeliveryOutcome: Sendable, Equatable {
     /// Worth trying again later; `retryAfter` is the receiver's wish (HTTP Retry-After), if it said one.
     case temporaryFailure(String, retryAfter: TimeInterval? = nil)
     case permanentFailure(String)
-    /// The webhook answered 410 Gone: the subscription is switched off and the message is dead.
+    /// The webhook answered 410 Gone (the subscription is switched off), or the push service says the device is
+    /// no longer registered (the device is removed); the message is dead.
     case gone(String)
 }

@@ -25,10 +25,16 @@ public protocol AudienceReading {
     func everyone() throws -> [Recipient]
     /// The active subscriptions that want `event`.
     func webhookSubscriptions(for event: DeliveryEvent) throws -> [WebhookSubscription]
+    /// The devices of an active employee, oldest registration first (none while their push switch is off).
+    func pushDevices(employeeID: Int64) throws -> [Device]
+    /// Whether requests of the leave type are private (colleagues see only an absence).
+    func leaveTypeIsPrivate(id: Int64) throws -> Bool
 }
 
 /// What the delivery worker and `sgadmin outbox` read.
 public protocol OutboxReading: CompanyReading {
+    /// How this deployment delivers, as the server last wrote it.
+    func deliveryConfiguration() throws -> DeliveryConfiguration
     func outboxMessage(id: Int64) throws -> OutboxMessage?
     /// Messages by id, after `afterID`, optionally of one status.
     func outboxMessages(status: OutboxStatus?, afterID: Int64?, limit: Int) throws -> [OutboxMessage]
@@ -36,6 +42,9 @@ public protocol OutboxReading: CompanyReading {
     func outboxCounts() throws -> [OutboxStatus: Int]
     /// A subscription, disabled or not: the worker signs a webhook message with its secret.
     func webhook(id: Int64) throws -> WebhookSubscription?
+    /// The device with this token and who registered it last, or nil: the worker pushes only to a device still
+    /// registered by the message's employee.
+    func pushDevice(token: String) throws -> (employeeID: Int64, device: Device)?
 }
 
 public protocol OutboxTransaction: OutboxReading, OutboxWriting, AudienceReading, ApprovalReading {
@@ -53,6 +62,8 @@ public protocol OutboxTransaction: OutboxReading, OutboxWriting, AudienceReading
     func purgeSent(before date: Date) throws -> Int
     /// Switches a subscription off (its endpoint answered 410 Gone).
     func disableWebhook(id: Int64, at: Date, reason: String) throws
+    /// Removes a device the push service no longer knows, if the employee still has it.
+    func removePushDevice(token: String, employeeID: Int64) throws
     /// Pending requests of active employees created before `instant`, oldest first, with their owners.
     func waitingRequests(createdBefore instant: Date) throws -> [(request: HolidayRequest, owner: Employee)]
     /// Writes the server's delivery configuration, for `sgadmin` and the other servers to read.
@@ -61,19 +72,22 @@ public protocol OutboxTransaction: OutboxReading, OutboxWriting, AudienceReading
 
 public typealias OutboxStore = TransactionalStore<any OutboxReading, any OutboxTransaction>
 
-/// Someone who may get e-mail.
+/// Someone who may get e-mail or push.
 public struct Recipient: Sendable, Equatable {
     public let employeeID: Int64
     public let name: String
     public let email: String
     /// Their switch for e-mail in `/v1/me/settings`.
     public let wantsEmail: Bool
+    /// What their push messages are written in.
+    public let language: Language
 
-    public init(employeeID: Int64, name: String, email: String, wantsEmail: Bool) {
+    public init(employeeID: Int64, name: String, email: String, wantsEmail: Bool, language: Language = .en) {
         self.employeeID = employeeID
         self.name = name
         self.email = email
         self.wantsEmail = wantsEmail
+        self.language = language
     }
 
     /// They want e-mail and have an address to receive it.
@@ -86,10 +100,17 @@ public struct DeliveryConfiguration: Sendable, Equatable {
     public var emailEnabled: Bool
     /// The base of links in messages (`SG_PUBLIC_URL`), without a trailing slash; "" when not set.
     public var publicURL: String
+    /// The device platforms the server pushes to (those configured); push messages are written only for these.
+    public var pushPlatforms: Set<DevicePlatform>
+    /// The server's VAPID public key (base64url, uncompressed P-256) for browsers to subscribe with; "" without
+    /// Web Push.
+    public var vapidPublicKey: String
 
-    public init(emailEnabled: Bool = false, publicURL: String = "") {
+    public init(emailEnabled: Bool = false, publicURL: String = "", pushPlatforms: Set<DevicePlatform> = [], vapidPublicKey: String = "") {
         self.emailEnabled = emailEnabled
         self.publicURL = publicURL
+        self.pushPlatforms = pushPlatforms
+        self.vapidPublicKey = vapidPublicKey
     }
 
     /// The link to `path` (e.g. "/holidays/42") under `publicURL`, or nil when the server has no public URL.

@@ -1,21 +1,48 @@
+import Crypto
 import Foundation
 
 public enum DevicePlatform: String, Sendable, Codable, CaseIterable {
-    case ios, android
+    /// APNs.
+    case ios
+    /// Firebase Cloud Messaging.
+    case android
+    /// A browser's Web Push subscription (RFC 8030).
+    case web
 }
 
-/// A phone or tablet that wants push notifications for an employee.
+/// A browser's push subscription as `PushManager.subscribe()` gives it: where to post, and the keys the payload is
+/// encrypted for (RFC 8291).
+public struct WebPushSubscription: Sendable, Equatable {
+    /// The push service's https URL for this browser.
+    public var endpoint: String
+    /// The browser's P-256 public key, uncompressed (65 bytes), base64url.
+    public var p256dh: String
+    /// The browser's authentication secret (16 bytes), base64url.
+    public var auth: String
+
+    public init(endpoint: String, p256dh: String, auth: String) {
+        self.endpoint = endpoint
+        self.p256dh = p256dh
+        self.auth = auth
+    }
+}
+
+/// A phone, tablet or browser that wants push notifications for an employee.
 public struct Device: Sendable, Equatable {
+    /// The token APNs or FCM issued; for a browser, `DeviceRules.webToken(endpoint:)`.
     public var token: String
     public var platform: DevicePlatform
     public var createdAt: Date
     public var updatedAt: Date
+    /// A browser's subscription (platform `web`), else nil.
+    public var subscription: WebPushSubscription?
 
-    public init(token: String, platform: DevicePlatform, createdAt: Date, updatedAt: Date) {
+    public init(token: String, platform: DevicePlatform, createdAt: Date, updatedAt: Date, subscription: WebPushSubscription? = nil) {
         self.token = token
         self.platform = platform
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.subscription = subscription
     }
 }
 
@@ -57,6 +84,31 @@ public enum DeviceRules {
                 field: "token", message: "8 to \(maximumTokenLength) characters from letters, digits and - _ . : ~ (the token the platform issued)")
         }
         return text
+    }
+
+    /// A browser's subscription, checked: an https endpoint (at most `maximumTokenLength` characters), `p256dh` a
+    /// base64url P-256 point (on the curve) in uncompressed form (65 bytes, starting 0x04) and `auth` base64url of 16 bytes.
+    public static func subscription(endpoint: String, p256dh: String, auth: String) throws -> WebPushSubscription {
+        guard endpoint.count <= maximumTokenLength, let url = URLComponents(string: endpoint), url.scheme?.lowercased() == "https",
+              let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.fragment == nil
+        else {
+            throw SGError.invalid(field: "subscription.endpoint", message: "an https URL of at most \(maximumTokenLength) characters (the push service's endpoint)")
+        }
+        guard let key = Base64URL.decode(p256dh), key.count == 65, key.first == 4,
+              (try? P256.KeyAgreement.PublicKey(x963Representation: key)) != nil
+        else {
+            throw SGError.invalid(field: "subscription.keys.p256dh", message: "base64url of the browser's 65-byte uncompressed P-256 public key")
+        }
+        guard let secret = Base64URL.decode(auth), secret.count == 16 else {
+            throw SGError.invalid(field: "subscription.keys.auth", message: "base64url of the browser's 16-byte authentication secret")
+        }
+        return WebPushSubscription(endpoint: endpoint, p256dh: Base64URL.encode(key), auth: Base64URL.encode(secret))
+    }
+
+    /// A web device's token: `web_` and the base64url of the SHA-256 of its endpoint, stable for the subscription
+    /// and fit for a URL path (`DELETE /v1/me/devices/{token}`).
+    public static func webToken(endpoint: String) -> String {
+        "web_" + Base64URL.encode(Array(SHA256.hash(data: Array(endpoint.utf8))))
     }
 
     public static func platform(_ text: String) throws -> DevicePlatform {

@@ -37,7 +37,25 @@ public struct DeviceService: Sendable {
     /// `DeviceRules.maximumPerEmployee` last registered or refreshed are kept. Returns the device and whether it
     /// is new for this employee.
     public func registerDevice(employeeID: Int64, token: String, platform: DevicePlatform) async throws -> (Device, created: Bool) {
-        let token = try DeviceRules.token(token)
+        guard platform != .web else {
+            throw SGError.invalid(field: "subscription", message: "a web device registers its subscription {endpoint, keys: {p256dh, auth}}, not a token")
+        }
+        return try await register(employeeID: employeeID, token: try DeviceRules.token(token), platform: platform, subscription: nil)
+    }
+
+    /// Registers a browser's Web Push subscription for the employee, as `registerDevice` does a token; the device's
+    /// token is made from the endpoint (`DeviceRules.webToken`), so the same subscription sent again refreshes it.
+    public func registerWebDevice(employeeID: Int64, subscription: WebPushSubscription) async throws -> (Device, created: Bool) {
+        let subscription = try DeviceRules.subscription(
+            endpoint: subscription.endpoint, p256dh: subscription.p256dh, auth: subscription.auth)
+        return try await register(
+            employeeID: employeeID, token: DeviceRules.webToken(endpoint: subscription.endpoint), platform: .web,
+            subscription: subscription)
+    }
+
+    private func register(
+        employeeID: Int64, token: String, platform: DevicePlatform, subscription: WebPushSubscription?
+    ) async throws -> (Device, created: Bool) {
         let now = clock.now()
         return try await store.write { tx in
             guard let channels = try tx.channels(employeeID: employeeID) else {
@@ -47,7 +65,7 @@ public struct DeviceService: Sendable {
                 throw SGError.conflict("Notifications are off for this account: turn them on (PUT /v1/me/settings) before registering a device.")
             }
             let owner = try tx.deviceOwner(token: token)
-            let device = try tx.saveDevice(token: token, employeeID: employeeID, platform: platform, at: now)
+            let device = try tx.saveDevice(token: token, employeeID: employeeID, platform: platform, subscription: subscription, at: now)
             // Reinstalls leave tokens behind that no one removes: the oldest go (one employee had 3,897, issue 18).
             try tx.trimDevices(employeeID: employeeID, keeping: DeviceRules.maximumPerEmployee)
             return (device, owner != employeeID)

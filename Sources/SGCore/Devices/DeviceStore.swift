@@ -13,8 +13,8 @@ public protocol DeviceWriting: DeviceReading {
     func setChannels(employeeID: Int64, _ channels: NotificationChannels) throws
     func deleteDevices(employeeID: Int64) throws
     /// Registers the token for the employee, or refreshes it; a token another employee had moves to this one
-    /// as a new registration.
-    func saveDevice(token: String, employeeID: Int64, platform: DevicePlatform, at: Date) throws -> Device
+    /// as a new registration. A web device brings its subscription.
+    func saveDevice(token: String, employeeID: Int64, platform: DevicePlatform, subscription: WebPushSubscription?, at: Date) throws -> Device
     /// Removes the employee's devices but the `keeping` last registered or refreshed.
     func trimDevices(employeeID: Int64, keeping: Int) throws
     /// Removes the employee's device; false when they have none with that token.

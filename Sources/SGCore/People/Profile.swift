@@ -2,10 +2,10 @@ import Foundation
 
 /// The fields of an employee's profile, named as in the API.
 public enum ProfileField: String, Sendable, Codable {
-    case name, surname, email, position, birthDate, phone, twitter, linkedin
+    case name, surname, email, position, birthDate, phone, twitter, linkedin, language
 
     /// What an employee may change about themself, unless their directory holds it.
-    public static let employeeEditable: [ProfileField] = [.name, .surname, .position, .birthDate, .phone, .twitter, .linkedin]
+    public static let employeeEditable: [ProfileField] = [.name, .surname, .position, .birthDate, .phone, .twitter, .linkedin, .language]
 }
 
 /// The current version of an employee's photo: its ETag (a digest of the bytes) changes with every new photo.
@@ -28,11 +28,14 @@ public struct Profile: Sendable, Equatable {
     public var twitter: String?
     public var linkedin: String?
     public var photo: PhotoVersion?
+    /// What the server's messages to them (push) are written in; private to the employee.
+    public var language: Language
 
     public init(
         employee: Employee, position: String? = nil, birthDate: CalendarDate? = nil, phone: String? = nil,
-        twitter: String? = nil, linkedin: String? = nil, photo: PhotoVersion? = nil
+        twitter: String? = nil, linkedin: String? = nil, photo: PhotoVersion? = nil, language: Language = .en
     ) {
+        self.language = language
         self.employee = employee
         self.position = position
         self.birthDate = birthDate
@@ -54,6 +57,7 @@ public struct ProfilePatch: Sendable, Equatable {
     public var phone: Change<String> = .keep
     public var twitter: Change<String> = .keep
     public var linkedin: Change<String> = .keep
+    public var language: Change<String> = .keep
 
     public init() {}
 }
@@ -151,6 +155,11 @@ public enum ProfileRules {
             try TextRules.webAddress($0, field: "linkedin", hosts: ["linkedin.com"])
         }
         try ownedCheck(.linkedin, profile.linkedin, current.linkedin)
+        switch patch.language {
+        case .keep: break
+        case .clear: throw SGError.invalid(field: "language", message: "cannot be removed; one of \(Language.allCases.map(\.rawValue).joined(separator: ", "))")
+        case .set(let text): profile.language = try Language.parse(text)
+        }
         return profile
     }
 

@@ -48,25 +48,34 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
     // MARK: Audience
 
     func deliveryConfiguration() throws -> DeliveryConfiguration {
-        try connection.with("SELECT email_enabled, public_url FROM delivery_settings WHERE id = 1") { statement in
+        try connection.with(
+            "SELECT email_enabled, public_url, push_platforms, vapid_public_key FROM delivery_settings WHERE id = 1"
+        ) { statement in
             try statement.step()
-                ? DeliveryConfiguration(emailEnabled: statement.bool(0), publicURL: statement.text(1)) : .off
+                ? DeliveryConfiguration(
+                    emailEnabled: statement.bool(0), publicURL: statement.text(1),
+                    pushPlatforms: Set(statement.text(2).split(separator: " ").compactMap { DevicePlatform(rawValue: String($0)) }),
+                    vapidPublicKey: statement.text(3))
+                : .off
         }
     }
 
     func saveDeliveryConfiguration(_ configuration: DeliveryConfiguration) throws {
         try connection.execute(
             """
-            INSERT INTO delivery_settings (id, email_enabled, public_url) VALUES (1, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET email_enabled = excluded.email_enabled, public_url = excluded.public_url
+            INSERT INTO delivery_settings (id, email_enabled, public_url, push_platforms, vapid_public_key) VALUES (1, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET email_enabled = excluded.email_enabled, public_url = excluded.public_url,
+                push_platforms = excluded.push_platforms, vapid_public_key = excluded.vapid_public_key
             """
         ) { statement in
             statement.bind(1, configuration.emailEnabled ? 1 : 0)
             statement.bind(2, configuration.publicURL)
+            statement.bind(3, configuration.pushPlatforms.map(\.rawValue).sorted().joined(separator: " "))
+            statement.bind(4, configuration.vapidPublicKey)
         }
     }
 
-    private static let recipientColumns = "id, name || ' ' || surname, email, email_notifications"
+    private static let recipientColumns = "id, name || ' ' || surname, email, email_notifications, language"
 
     private func recipients(where condition: String, _ bind: (SQLStatement) -> Void = { _ in }) throws -> [Recipient] {
         try connection.with("SELECT \(Self.recipientColumns) FROM employees WHERE \(condition) ORDER BY id") { statement in
@@ -75,7 +84,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             while try statement.step() {
                 found.append(Recipient(
                     employeeID: statement.int64(0), name: statement.text(1), email: statement.text(2),
-                    wantsEmail: statement.bool(3)))
+                    wantsEmail: statement.bool(3), language: Language(rawValue: statement.text(4)) ?? .en))
             }
             return found
         }
@@ -92,6 +101,39 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
     func webhookSubscriptions(for event: DeliveryEvent) throws -> [WebhookSubscription] {
         // Events are stored space-separated; padding both sides makes the match exact.
         try webhooks(where: "disabled_at IS NULL AND instr(' ' || events || ' ', ?) > 0") { $0.bind(1, " \(event.rawValue) ") }
+    }
+
+    func pushDevices(employeeID: Int64) throws -> [Device] {
+        try connection.with(
+            """
+            SELECT \(SQLDevices.deviceColumns) FROM devices
+            WHERE employee_id = ?1 AND EXISTS (SELECT 1 FROM employees WHERE id = ?1 AND is_active = 1 AND notifications = 1)
+            ORDER BY created_at, token
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            var devices: [Device] = []
+            while try statement.step() { devices.append(try SQLDevices.device(statement)) }
+            return devices
+        }
+    }
+
+    func leaveTypeIsPrivate(id: Int64) throws -> Bool {
+        try connection.with("SELECT is_private FROM leave_types WHERE id = ?") { statement in
+            statement.bind(1, id)
+            return try statement.step() ? statement.bool(0) : false
+        }
+    }
+
+    func pushDevice(token: String) throws -> (employeeID: Int64, device: Device)? {
+        try connection.with("SELECT \(SQLDevices.deviceColumns), employee_id FROM devices WHERE token = ?") { statement in
+            statement.bind(1, token)
+            return try statement.step() ? (statement.int64(SQLDevices.deviceColumnCount), try SQLDevices.device(statement)) : nil
+        }
+    }
+
+    func removePushDevice(token: String, employeeID: Int64) throws {
+        _ = try SQLDevices(connection: connection).deleteDevice(token: token, employeeID: employeeID)
     }
 
     // MARK: Webhooks
@@ -319,6 +361,8 @@ extension AudienceReading where Self: SQLOutboxUser {
     func webhookSubscriptions(for event: DeliveryEvent) throws -> [WebhookSubscription] {
         try SQLOutbox(connection: connection).webhookSubscriptions(for: event)
     }
+    func pushDevices(employeeID: Int64) throws -> [Device] { try SQLOutbox(connection: connection).pushDevices(employeeID: employeeID) }
+    func leaveTypeIsPrivate(id: Int64) throws -> Bool { try SQLOutbox(connection: connection).leaveTypeIsPrivate(id: id) }
 }
 
 /// A store type on one connection that writes messages with its events.

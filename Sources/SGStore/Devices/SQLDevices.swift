@@ -6,15 +6,20 @@ import SGSQLite
 struct SQLDevices: DeviceWriting {
     let connection: SQLConnection
 
-    static let deviceColumns = "token, platform, created_at, updated_at"
+    static let deviceColumns = "token, platform, created_at, updated_at, endpoint, p256dh, auth"
+    static let deviceColumnCount: Int32 = 7
 
     static func device(_ statement: SQLStatement) throws -> Device {
         guard let platform = DevicePlatform(rawValue: statement.text(1)) else {
             throw SGError.conflict("A device holds a platform this program cannot read: '\(statement.text(1))'.")
         }
+        var subscription: WebPushSubscription?
+        if let endpoint = statement.optionalText(4), let p256dh = statement.optionalText(5), let auth = statement.optionalText(6) {
+            subscription = WebPushSubscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
+        }
         return Device(
             token: statement.text(0), platform: platform, createdAt: try statement.timestamp(2),
-            updatedAt: try statement.timestamp(3))
+            updatedAt: try statement.timestamp(3), subscription: subscription)
     }
 
     func channels(employeeID: Int64) throws -> NotificationChannels? {
@@ -52,12 +57,14 @@ struct SQLDevices: DeviceWriting {
         try connection.execute("DELETE FROM devices WHERE employee_id = ?") { statement in statement.bind(1, employeeID) }
     }
 
-    func saveDevice(token: String, employeeID: Int64, platform: DevicePlatform, at: Date) throws -> Device {
+    func saveDevice(token: String, employeeID: Int64, platform: DevicePlatform, subscription: WebPushSubscription?, at: Date) throws -> Device {
         try connection.with(
             """
-            INSERT INTO devices (token, employee_id, platform, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO devices (token, employee_id, platform, created_at, updated_at, endpoint, p256dh, auth)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (token) DO UPDATE SET
                 employee_id = excluded.employee_id, platform = excluded.platform, updated_at = excluded.updated_at,
+                endpoint = excluded.endpoint, p256dh = excluded.p256dh, auth = excluded.auth,
                 created_at = CASE WHEN devices.employee_id = excluded.employee_id THEN devices.created_at ELSE excluded.created_at END
             RETURNING \(Self.deviceColumns)
             """
@@ -68,6 +75,9 @@ struct SQLDevices: DeviceWriting {
             statement.bind(3, platform.rawValue)
             statement.bind(4, stamp)
             statement.bind(5, stamp)
+            statement.bind(6, subscription?.endpoint)
+            statement.bind(7, subscription?.p256dh)
+            statement.bind(8, subscription?.auth)
             guard try statement.step() else { throw SGError.conflict("The device could not be read back.") }
             let device = try Self.device(statement)
             while try statement.step() {}

@@ -9,7 +9,7 @@ struct SQLPeople: PeopleWriting {
     func company() throws -> CompanySettings { try Rows.company(connection) }
 
     static let profileSelect = """
-        SELECT \(Rows.employeeColumnsOfE), e.position, e.birth_date, e.phone, e.twitter, e.linkedin, p.etag, p.content_type
+        SELECT \(Rows.employeeColumnsOfE), e.position, e.birth_date, e.phone, e.twitter, e.linkedin, p.etag, p.content_type, e.language
         FROM employees e LEFT JOIN employee_photos p ON p.employee_id = e.id
         """
 
@@ -21,7 +21,8 @@ struct SQLPeople: PeopleWriting {
             birthDate: statement.isNull(first + 1) ? nil : try statement.date(first + 1), phone: statement.optionalText(first + 2),
             twitter: statement.optionalText(first + 3), linkedin: statement.optionalText(first + 4),
             photo: statement.isNull(first + 5)
-                ? nil : PhotoVersion(etag: statement.text(first + 5), contentType: statement.text(first + 6)))
+                ? nil : PhotoVersion(etag: statement.text(first + 5), contentType: statement.text(first + 6)),
+            language: Language(rawValue: statement.text(first + 7)) ?? .en)
     }
 
     func profile(employeeID: Int64) throws -> Profile? {
@@ -113,7 +114,8 @@ struct SQLPeople: PeopleWriting {
     func saveProfile(_ profile: Profile) throws {
         try connection.execute(
             """
-            UPDATE employees SET name = ?, surname = ?, position = ?, birth_date = ?, phone = ?, twitter = ?, linkedin = ?
+            UPDATE employees SET name = ?, surname = ?, position = ?, birth_date = ?, phone = ?, twitter = ?, linkedin = ?,
+                language = ?
             WHERE id = ?
             """
         ) { statement in
@@ -124,7 +126,8 @@ struct SQLPeople: PeopleWriting {
             statement.bind(5, profile.phone)
             statement.bind(6, profile.twitter)
             statement.bind(7, profile.linkedin)
-            statement.bind(8, profile.employee.id)
+            statement.bind(8, profile.language.rawValue)
+            statement.bind(9, profile.employee.id)
         }
     }
 
