@@ -200,28 +200,24 @@ public final class AppDatabase: Sendable {
                 },
                 fail: { error in continuation.resume(throwing: error) })
             if pendingWrites.enqueue(unit) {
-                Task { await self.commitPendingWrites() }
+                // On a thread of its own, not one of the tasks' few shared threads: when those are all busy (password
+                // hashing, say), the writer must still be reached.
+                DispatchQueue.global(qos: .userInitiated).async { self.commitPendingWrites() }
             }
         }
     }
 
-    /// Commits what is pending, batch after batch, until nothing is: one task at a time does this.
-    private func commitPendingWrites() async {
-        while let batch = pendingWrites.takeBatch() {
-            do {
-                try await writer.writeWithoutTransaction { db in try self.commit(batch, db) }
-            } catch {
-                // The writer itself failed (closed): nothing of the batch was committed or answered.
-                let failure = Self.translated(error)
-                for unit in batch { unit.fail(failure) }
-            }
+    /// Commits what is pending, batch after batch on the writer, until nothing is: one thread at a time does this.
+    private func commitPendingWrites() {
+        writer.writeWithoutTransaction { db in
+            while let batch = self.pendingWrites.takeBatch() { self.commit(batch, db) }
         }
     }
 
     /// One batch, on the writer: waits for the write lock no longer than the earliest deadline of the batch
     /// (whoever passes theirs is answered and left out, the rest try again), runs every unit in its savepoint,
     /// commits, then answers each caller. A failed BEGIN or COMMIT fails them all: none is acknowledged.
-    private func commit(_ batch: [PendingWrite], _ db: Database) throws {
+    private func commit(_ batch: [PendingWrite], _ db: Database) {
         let connection = writeConnection.connection(for: db)
         defer { connection.setBusyTimeout(.seconds(Self.busyTimeout)) }
         var waiting = batch
