@@ -110,13 +110,16 @@ import SGTestSupport
             for json in [#"{"isAdmin":false}"#, #"{"isActive":false}"#, #"{"position":"Retired","isActive":false}"#] {
                 let reply = try await client.call(.patch, "/v1/employees/\(f.admin.id)", token: admin, json: json)
                 expectProblem(reply, .conflict, "conflict")
-                #expect((reply.json["detail"] as? String)?.contains("You are the last active admin") == true)
+                #expect((reply.json["detail"] as? String)?.contains("You cannot deactivate yourself or give up your own admin role") == true)
             }
             let me = try await client.call(.get, "/v1/me", token: admin)
             #expect(me.json["isAdmin"] as? Bool == true && me.json["position"] is NSNull)
-            // Bringing admin2 back lets admin step down.
+            // Bringing admin2 back: admin2 may demote admin, who may not step down alone.
             #expect(try await client.call(.patch, "/v1/employees/\(f.secondAdmin.id)", token: admin, json: #"{"isActive":true}"#).status == .ok)
-            let stepped = try await client.call(.patch, "/v1/employees/\(f.admin.id)", token: admin, json: #"{"isAdmin":false}"#)
+            expectProblem(
+                try await client.call(.patch, "/v1/employees/\(f.admin.id)", token: admin, json: #"{"isAdmin":false}"#), .conflict, "conflict")
+            let admin2 = try await client.login("admin2")
+            let stepped = try await client.call(.patch, "/v1/employees/\(f.admin.id)", token: admin2, json: #"{"isAdmin":false}"#)
             #expect(stepped.status == .ok && stepped.json["isAdmin"] as? Bool == false)
             expectProblem(try await client.call(.patch, "/v1/employees/\(f.admin.id)", token: admin, json: #"{"isAdmin":true}"#), .forbidden, "forbidden")
         }

@@ -26,7 +26,10 @@ import SGTestSupport
         change.profile.position = .set("Chief executive")
         await #expect(performing: {
             _ = try await accounts.update(employeeID: f.admin.id, change, by: f.admin.actor, directory: local)
-        }, throws: Self.conflict("You are the last active admin"))
+        }, throws: Self.conflict("You cannot deactivate yourself or give up your own admin role"))
+        await #expect(performing: {
+            _ = try await accounts.update(employeeID: f.admin.id, EmployeeChange(isActive: false), by: f.admin.actor, directory: local)
+        }, throws: Self.conflict("You cannot deactivate yourself"))
         await #expect(performing: {
             _ = try await accounts.update(
                 employeeID: f.admin.id, EmployeeChange(isActive: false), by: Fixture.operatorActor, directory: local)
@@ -43,13 +46,14 @@ import SGTestSupport
         _ = try await accounts.update(
             employeeID: f.bob.id, EmployeeChange(isActive: false, isAdmin: true), by: f.admin.actor, directory: local)
         await #expect(performing: {
-            _ = try await accounts.update(employeeID: f.admin.id, EmployeeChange(isAdmin: false), by: f.admin.actor, directory: local)
+            _ = try await accounts.update(employeeID: f.admin.id, EmployeeChange(isAdmin: false), by: Fixture.operatorActor, directory: local)
         }, throws: Self.conflict("last active admin"))
 
-        // Once alice is an admin, admin may step down, and even leave.
+        // Once alice is an admin, she may demote admin and even deactivate him.
         _ = try await accounts.update(employeeID: f.alice.id, EmployeeChange(isAdmin: true), by: f.admin.actor, directory: local)
+        let alice = Actor(employeeID: f.alice.id, name: "alice", isAdmin: true)
         let gone = try await accounts.update(
-            employeeID: f.admin.id, EmployeeChange(isActive: false, isAdmin: false), by: f.admin.actor, directory: local)
+            employeeID: f.admin.id, EmployeeChange(isActive: false, isAdmin: false), by: alice, directory: local)
         #expect(!gone.employee.isAdmin && !gone.employee.isActive)
     }
 

@@ -98,12 +98,17 @@ public struct AccountService: Sendable {
 
     /// An admin's change of an employee, all of it or nothing, in one transaction: the HR fields (under the profile
     /// rules, fields the directory holds refused), the admin flag, deactivation (their sessions end) and reactivation.
-    /// The last active admin can be neither demoted nor deactivated; a directory employee is reactivated only while
-    /// the directory still lists them.
+    /// The last active admin can be neither demoted nor deactivated, and an admin neither demotes nor deactivates
+    /// themself; a directory employee is reactivated only while the directory still lists them.
     public func update(
         employeeID: Int64, _ change: EmployeeChange, by actor: Actor, directory: any EmployeeDirectory
     ) async throws -> Profile {
         try Self.requireAdmin(actor)
+        if actor.employeeID == employeeID && (change.isActive == false || change.isAdmin == false) {
+            throw SGError.conflict(
+                "You cannot deactivate yourself or give up your own admin role: another admin does that, so that no one "
+                    + "locks themselves out by mistake.")
+        }
         if change.isActive == true { try await checkDirectoryStillLists(employeeID: employeeID, directory) }
         let now = clock.now()
         return try await store.write { tx in
