@@ -107,7 +107,10 @@ struct SGServer: AsyncParsableCommand {
             throw ExitCode(2)
         }
 
-        if settings.logFormat == .json { LoggingSystem.bootstrap { label in JSONLogHandler(label: label) } }
+        switch settings.logFormat {
+        case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        case .text: LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
+        }
         var logger = Logger(label: "sgserver")
         logger.logLevel = settings.logLevel
         do {
