@@ -61,6 +61,8 @@ final class RequestBodyTimeoutHandler: ChannelInboundHandler, RemovableChannelHa
 
     private let timeout: TimeAmount
     private var deadline: Scheduled<Void>?
+    /// A head has arrived and its request's end has not.
+    private var awaitingEnd = false
 
     init(timeout: TimeAmount) {
         self.timeout = timeout
@@ -69,16 +71,25 @@ final class RequestBodyTimeoutHandler: ChannelInboundHandler, RemovableChannelHa
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
-            deadline?.cancel()
-            let channel = context.channel
-            deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            awaitingEnd = true
         case .body:
             break
         case .end:
+            awaitingEnd = false
             deadline?.cancel()
             deadline = nil
         }
         context.fireChannelRead(data)
+    }
+
+    /// The clock starts when the reads that brought a head are over and its body is still incomplete: most requests
+    /// arrive whole in one read, and a timer set and cancelled for each of them cost every request.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if awaitingEnd && deadline == nil {
+            let channel = context.channel
+            deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        }
+        context.fireChannelReadComplete()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
