@@ -38,9 +38,7 @@ struct EntityTags {
     /// The condition of the request's If-Match on a tag; nil without the header (an unconditional change).
     static func ifMatch(_ request: Request) -> (@Sendable (String) -> Bool)? {
         guard let tags = EntityTags(request.headers[.ifMatch]) else { return nil }
-        let any = tags.any
-        let strong = Set(tags.tags.filter { !$0.weak }.map(\.opaque))
-        return { etag in any || strong.contains(etag) }
+        return { etag in tags.matchStrongly(etag) }
     }
 
     static func quoted(_ etag: String) -> String { "\"\(etag)\"" }
@@ -152,15 +150,14 @@ struct RetryKey: Sendable {
             guard let kept = try await services.holidays.keptResponse(employeeID: employeeID, key: key.key) else {
                 throw RetryKeyProblem.inFlight
             }
-            return try replay(kept, for: key)
+            return try key.replay(kept)
         }
     }
 
-    private func replay(_ kept: KeptResponse) throws -> Response { try Self.replay(kept, for: self) }
-
-    private static func replay(_ kept: KeptResponse, for key: RetryKey) throws -> Response {
-        guard kept.fingerprint == key.fingerprint else { throw RetryKeyProblem.reused(route: kept.route) }
-        var headers: HTTPFields = [replayed: "true"]
+    /// The kept answer again, if it answered this very change.
+    private func replay(_ kept: KeptResponse) throws -> Response {
+        guard kept.fingerprint == fingerprint else { throw RetryKeyProblem.reused(route: kept.route) }
+        var headers: HTTPFields = [Self.replayed: "true"]
         for (name, value) in kept.headers {
             if let name = HTTPFields.Element.Name(name) { headers[name] = value }
         }
