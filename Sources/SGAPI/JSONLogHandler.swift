@@ -30,25 +30,11 @@ public struct JSONLogHandler: LogHandler {
     static let fixedKeys: Set<String> = ["time", "level", "label", "message", "source"]
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         let line = Self.line(
-            time: Date(), level: event.level, label: label, message: event.message.description, source: event.source, metadata: merged)
-        Self.writing.withLock { _ in
-            line.withUnsafeBufferPointer { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
-        }
+            time: Date(), level: event.level, label: label, message: event.message.description, source: event.source,
+            metadata: LogLines.metadata(metadata, metadataProvider, event))
+        LogLines.write(line, to: output)
     }
-
-    /// Lines from several threads are not interleaved.
-    private static let writing = Mutex<Void>(())
 
     static func line(
         time: Date, level: Logger.Level, label: String, message: String, source: String, metadata: Logger.Metadata
@@ -99,4 +85,31 @@ public struct JSONLogHandler: LogHandler {
         let millis = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
         return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(millis)Z"
     }
+}
+
+/// What the server's log handlers share: the metadata of a line, and writing it.
+enum LogLines {
+    /// The handler's metadata, then its provider's, then the event's; a later value wins.
+    static func metadata(_ base: Logger.Metadata, _ provider: Logger.MetadataProvider?, _ event: LogEvent) -> Logger.Metadata {
+        var merged = base
+        if let provided = provider?.get() { merged.merge(provided) { _, new in new } }
+        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
+        return merged
+    }
+
+    /// Writes the whole line in one piece: lines from several threads are not interleaved.
+    static func write(_ line: [UInt8], to output: Int32) {
+        writing.withLock { _ in
+            line.withUnsafeBufferPointer { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    private static let writing = Mutex<Void>(())
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,27 +27,11 @@ public struct TextLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         let line = Self.line(
             time: time(nil), level: event.level, label: label, message: event.message.description, source: event.source,
-            metadata: merged)
-        Self.writing.withLock { _ in
-            var bytes = Array(line.utf8)
-            bytes.withUnsafeMutableBufferPointer { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Glibc.write(output, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
-        }
+            metadata: LogLines.metadata(metadata, metadataProvider, event))
+        LogLines.write(Array(line.utf8), to: output)
     }
-
-    /// Lines from several threads are not interleaved.
-    private static let writing = Mutex<Void>(())
 
     static func line(
         time: time_t, level: Logger.Level, label: String, message: String, source: String, metadata: Logger.Metadata
