@@ -30,6 +30,10 @@ let package = Package(
         // GET /metrics: swift-metrics is already in the graph through Hummingbird; Prometheus is its backend.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // PostgreSQL, the second engine (issue 19), for several servers on one shared database.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Already in the graph through postgres-nio: named for the TLS settings of `sslmode`.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Domain values and rules. Imports no web framework, database or directory client.
@@ -74,6 +78,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The same statements on PostgreSQL: a connection of postgres-nio behind SGSQLite's statement API, driven
+        // synchronously from threads of its own. Knows nothing of holidays.
+        .target(
+            name: "SGPostgres",
+            dependencies: [
+                "SGSQLite",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "SGStore",
             dependencies: [
@@ -81,6 +99,7 @@ let package = Package(
                 "SGMigrations",
                 // The statements of the rules and the hot reads.
                 "SGSQLite",
+                "SGPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
@@ -196,6 +215,8 @@ let package = Package(
         // Fixtures shared by the test targets: a fixed clock, a database with a few employees.
         .target(name: "SGTestSupport", dependencies: ["SGCore", "SGStore", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/SGTestSupport", swiftSettings: strict),
         .testTarget(name: "SGCoreTests", dependencies: ["SGCore"], swiftSettings: strict),
+        // Against the PostgreSQL cluster that scripts/postgres.sh starts for `make test`.
+        .testTarget(name: "SGPostgresTests", dependencies: ["SGPostgres", "SGSQLite"], swiftSettings: strict),
         .testTarget(name: "SGSQLiteTests", dependencies: ["SGSQLite", .product(name: "GRDBSQLite", package: "GRDB.swift")], swiftSettings: strict),
         .testTarget(
             name: "SGStoreTests",

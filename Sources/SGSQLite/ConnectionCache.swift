@@ -11,6 +11,8 @@ public protocol ConnectionCacheKey {
 public final class ConnectionCache {
     private var slots: [ObjectIdentifier: AnyObject] = [:]
 
+    public init() {}
+
     public subscript<Key: ConnectionCacheKey>(key: Key.Type) -> Key.Value {
         get { slots[ObjectIdentifier(key)].map { unsafeDowncast($0, to: Slot<Key.Value>.self).value } ?? Key.initialValue }
         set { slot(key).value = newValue }

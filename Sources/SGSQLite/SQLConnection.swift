@@ -6,8 +6,13 @@ import GRDBSQLite
 /// It runs on a connection borrowed from someone who owns it (GRDB's writer, say) or on a plain connection of its
 /// own (see `ReadConnectionPool`). Reads go straight from SQLite's column buffers into the caller's values: no row
 /// objects, no name lookups, no hop to another thread. One thread uses a connection at a time.
+///
+/// The same type runs the same statements on another engine's connection (`init(external:)`, PostgreSQL).
 public final class SQLConnection {
-    public let handle: OpaquePointer
+    /// SQLite's connection; nil on another engine.
+    public let handle: OpaquePointer?
+    /// Another engine's connection; nil on SQLite.
+    @usableFromInline let external: (any ExternalSQLConnection)?
     private let owned: Bool
     private var statements: [String: OpaquePointer] = [:]
     /// `PRAGMA data_version` when `cache` was last known valid; see `validatedCache()`.
@@ -31,6 +36,7 @@ public final class SQLConnection {
         // second on /v1/me/holidays), but every connection maps the file anew, and the pages it touches count in
         // the process's resident memory once per connection (175 MB against 50 MB after the employee load).
         self.handle = handle
+        self.external = nil
         self.owned = true
         self.commits = commits
     }
@@ -39,9 +45,24 @@ public final class SQLConnection {
     /// only connection).
     public init(borrowing handle: OpaquePointer) {
         self.handle = handle
+        self.external = nil
         self.owned = false
         self.commits = nil
     }
+
+    /// Runs the statements on another engine's connection, which its owner opens and closes.
+    public init(external: any ExternalSQLConnection) {
+        self.handle = nil
+        self.external = external
+        self.owned = false
+        self.commits = nil
+    }
+
+    /// The other engine's connection underneath, if it is not SQLite.
+    public var externalConnection: (any ExternalSQLConnection)? { external }
+
+    /// The dialect of the engine underneath, for statements that differ between engines.
+    public var dialect: SQLDialect { external?.dialect ?? .sqlite }
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
@@ -50,6 +71,7 @@ public final class SQLConnection {
 
     /// Prepares `sql` once per connection; the statement comes back reset with no bindings.
     public func statement(_ sql: String) throws -> SQLStatement {
+        if let external { return SQLStatement(external: try external.statement(sql), connection: self) }
         if let cached = statements[sql] { return SQLStatement(handle: cached, connection: self) }
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
@@ -78,6 +100,7 @@ public final class SQLConnection {
     /// Runs `body` in one read transaction (one snapshot), unless a transaction is already open.
     @inlinable
     public func reading<T>(_ body: () throws -> T) throws -> T {
+        if let external { return try external.reading(body) }
         guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
         try execute("BEGIN DEFERRED")
         do {
@@ -96,12 +119,21 @@ public final class SQLConnection {
         sqlite3_busy_timeout(handle, Int32(clamping: max(1, milliseconds)))
     }
 
+    /// The id of the row the last INSERT on this connection added.
     @inlinable
-    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var lastInsertedRowID: Int64 {
+        get throws {
+            if let external { return try external.lastInsertedRowID() }
+            return sqlite3_last_insert_rowid(handle)
+        }
+    }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     @inlinable
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var changes: Int {
+        if let external { return external.changes }
+        return Int(sqlite3_changes(handle))
+    }
 
     /// The error SQLite reports for `code`, which running `sql` returned.
     @usableFromInline
@@ -118,6 +150,7 @@ public final class SQLConnection {
     /// connection changes is seen by the very next use. Only connections opened here keep a cache, and only those
     /// that do not write are meant to: a connection does not see its own commits there.
     public func validatedCache() throws -> ConnectionCache? {
+        if let external { return try external.validatedCache() }
         guard owned else { return nil }
         let version = try with("PRAGMA data_version") { statement -> Int64 in
             _ = try statement.step()

@@ -133,7 +133,7 @@ enum Named: ConnectionCacheKey {
         let database = try TemporaryDatabase()
         defer { database.cleanUp() }
         let owner = try database.writer()
-        #expect(try SQLConnection(borrowing: owner.handle).validatedCache() == nil)
+        #expect(try SQLConnection(borrowing: owner.handle!).validatedCache() == nil)
     }
 
     @Test func aLockHeldPastTheTimeoutIsBusy() throws {

@@ -1,0 +1,239 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+import SGSQLite
+import Synchronization
+
+/// Where a PostgreSQL database is and how to reach it.
+public struct PostgresEndpoint: Sendable, Equatable {
+    /// libpq's `sslmode`.
+    public enum TLSMode: String, Sendable, CaseIterable {
+        case disable, allow, prefer, require
+        case verifyCA = "verify-ca"
+        case verifyFull = "verify-full"
+    }
+
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var tls: TLSMode
+    /// Certificates to trust for verify-ca and verify-full (PEM); the system's when nil.
+    public var caFile: String?
+    /// Connections this process keeps at most (each serves one read or write at a time).
+    public var poolSize: Int
+    /// How long a read or write waits for a free connection (and a new connection for the server) before giving up.
+    public var acquireTimeout: Duration
+
+    public init(
+        host: String, port: Int = 5432, username: String, password: String? = nil, database: String, tls: TLSMode = .prefer,
+        caFile: String? = nil, poolSize: Int = 10, acquireTimeout: Duration = .seconds(5)
+    ) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.database = database
+        self.tls = tls
+        self.caFile = caFile
+        self.poolSize = poolSize
+        self.acquireTimeout = acquireTimeout
+    }
+
+    /// For messages: the endpoint without its password.
+    public var description: String { "postgres://\(username)@\(host):\(port)/\(database)" }
+}
+
+/// The channel every write transaction notifies when it commits, so that each process empties its caches.
+public let commitChannel = "sgemployee_commits"
+
+/// This process's PostgreSQL connections: at most `poolSize`, each used by one thread at a time, opened when first
+/// needed and replaced when they break (a restart of the server, say). A dedicated connection LISTENs for the
+/// commits of every process on the database and advances `commits`.
+public final class PostgresPool: @unchecked Sendable {
+    public let endpoint: PostgresEndpoint
+    /// Commits heard of, this process's and others'; see `SQLConnection.validatedCache()`.
+    public let commits = CommitCounter()
+    private let logger: Logger
+    /// Guards `idle` and `open`, and is signalled when a connection is given back.
+    private let available = NSCondition()
+    private var idle: [SQLConnection] = []
+    /// Connections open, idle or in use.
+    private var open = 0
+    private let listening = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+
+    /// Whether `commits` is known to follow every commit (false while the listener is not connected).
+    public var commitsTracked: Bool { listening.load(ordering: .acquiring) }
+
+    public init(endpoint: PostgresEndpoint, logger: Logger = Logger(label: "sgemployee.postgres"), listen: Bool = true) throws {
+        self.endpoint = endpoint
+        self.logger = logger
+        // Fail early, with the server's reason, when the database cannot be reached at all.
+        idle = [try openConnection()]
+        open = 1
+        if listen { startListener() }
+    }
+
+    deinit { stopped.store(true, ordering: .releasing) }
+
+    /// Closes the idle connections and stops listening; connections in use close when given back.
+    public func shutdown() {
+        stopped.store(true, ordering: .releasing)
+        available.lock()
+        open -= idle.count
+        idle = []
+        available.unlock()
+    }
+
+    /// Runs `body` with a connection of the pool on the calling thread, which it blocks: waits for one until
+    /// `deadline` at most. A connection left in a transaction is rolled back; a broken one is replaced.
+    public func withConnection<T>(until deadline: ContinuousClock.Instant, _ body: (SQLConnection, PostgresSession) throws -> T) throws -> T {
+        let connection = try checkOut(until: deadline)
+        let session = connection.postgresSession
+        defer { checkIn(connection) }
+        return try body(connection, session)
+    }
+
+    private func checkOut(until deadline: ContinuousClock.Instant) throws -> SQLConnection {
+        available.lock()
+        while true {
+            if let connection = idle.popLast() {
+                available.unlock()
+                return connection
+            }
+            if open < endpoint.poolSize {
+                open += 1
+                available.unlock()
+                do {
+                    return try openConnection()
+                } catch {
+                    available.lock()
+                    open -= 1
+                    available.broadcast()
+                    available.unlock()
+                    throw error
+                }
+            }
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                available.unlock()
+                throw PostgresPoolTimeout(waited: endpoint.acquireTimeout)
+            }
+            let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
+            _ = available.wait(until: Date(timeIntervalSinceNow: seconds))
+        }
+    }
+
+    private func checkIn(_ connection: SQLConnection) {
+        let session = connection.postgresSession
+        if session.inTransaction && !session.isBroken { try? session.execute("ROLLBACK") }
+        let keep = !session.isBroken && !session.inTransaction && !stopped.load(ordering: .acquiring)
+        available.lock()
+        if keep { idle.append(connection) } else { open -= 1 }
+        available.signal()
+        available.unlock()
+    }
+
+    private func configuration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS
+        switch endpoint.tls {
+        case .disable:
+            tls = .disable
+        case .allow, .prefer, .require:
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = .none
+            let context = try NIOSSLContext(configuration: configuration)
+            tls = endpoint.tls == .require ? .require(context) : .prefer(context)
+        case .verifyCA, .verifyFull:
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.certificateVerification = endpoint.tls == .verifyFull ? .fullVerification : .noHostnameVerification
+            if let caFile = endpoint.caFile { configuration.trustRoots = .file(caFile) }
+            tls = .require(try NIOSSLContext(configuration: configuration))
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: endpoint.host, port: endpoint.port, username: endpoint.username, password: endpoint.password,
+            database: endpoint.database, tls: tls)
+        configuration.options.connectTimeout = .nanoseconds(Int64(endpoint.acquireTimeout.components.seconds) * 1_000_000_000)
+        return configuration
+    }
+
+    private static let connectionIDs = Atomic<Int>(0)
+
+    private func connect() throws -> PostgresConnection {
+        let id = Self.connectionIDs.add(1, ordering: .relaxed).newValue
+        do {
+            return try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try configuration(), id: id, logger: logger
+            ).wait()
+        } catch {
+            var failure = PostgresFailure(error, sql: nil)
+            failure.sql = nil
+            throw PostgresUnreachable(endpoint: endpoint.description, reason: failure.message)
+        }
+    }
+
+    private func openConnection() throws -> SQLConnection {
+        let session = PostgresSession(
+            connection: try connect(), logger: logger, commits: commits,
+            commitsTracked: { [weak self] in self?.commitsTracked ?? false })
+        return SQLConnection(external: session)
+    }
+
+    /// A thread that keeps one connection LISTENing to `commitChannel`, reconnecting after a failure; every
+    /// notification (and every loss of the connection, during which commits may be missed) advances `commits`.
+    private func startListener() {
+        let thread = Thread { [weak self] in
+            var delay = 0.05
+            while let pool = self, !pool.stopped.load(ordering: .acquiring) {
+                do {
+                    let connection = try pool.connect()
+                    let commits = pool.commits
+                    connection.addListener(channel: commitChannel) { _, _ in commits.advance() }
+                    _ = try connection.query(PostgresQuery(unsafeSQL: "LISTEN \(commitChannel)"), logger: pool.logger).wait()
+                    // Commits made before LISTEN took effect are not announced to us: count them as one.
+                    commits.advance()
+                    pool.listening.store(true, ordering: .releasing)
+                    delay = 0.05
+                    while !pool.stopped.load(ordering: .acquiring) && !connection.isClosed {
+                        Thread.sleep(forTimeInterval: 0.1)
+                    }
+                    try? connection.close().wait()
+                } catch {
+                    pool.logger.warning("Not listening for other servers' commits: \(error)")
+                }
+                pool.listening.store(false, ordering: .releasing)
+                pool.commits.advance()
+                Thread.sleep(forTimeInterval: delay)
+                delay = min(delay * 2, 2)
+            }
+        }
+        thread.name = "postgres-listener"
+        thread.start()
+    }
+}
+
+extension SQLConnection {
+    /// The PostgreSQL session of a connection of `PostgresPool`.
+    var postgresSession: PostgresSession {
+        guard let session = externalConnection as? PostgresSession else { preconditionFailure("not a PostgreSQL connection") }
+        return session
+    }
+}
+
+/// No connection of the pool became free in time.
+public struct PostgresPoolTimeout: Error, CustomStringConvertible {
+    public let waited: Duration
+    public var description: String { "No database connection became free within \(waited)." }
+}
+
+/// The database server could not be reached or refused the login.
+public struct PostgresUnreachable: Error, CustomStringConvertible {
+    public let endpoint: String
+    public let reason: String
+    public var description: String { "The PostgreSQL database at \(endpoint) cannot be reached: \(reason)" }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import SGSQLite
+
+/// One PostgreSQL connection behind `SQLConnection`'s statement API, driven synchronously: every call blocks its
+/// thread until the server has answered, so it is used from threads of its own (`PostgresPool`), never from an
+/// event loop or the tasks' shared threads.
+///
+/// Statements that only read are prepared once per connection (by name) and then only bound and run; statements
+/// that change rows run unnamed, which gives their count of changed rows. The SQL is the store's SQLite text with
+/// `?`/`?N` parameters, turned into `$N` once per statement.
+public final class PostgresSession: ExternalSQLConnection {
+    let connection: PostgresConnection
+    private let logger: Logger
+    private var statements: [String: PostgresStatement] = [:]
+    /// The commits this process has heard of (its own and other servers', through LISTEN).
+    private let commits: CommitCounter
+    /// Whether the count above can be trusted for caching (false while the listener is reconnecting).
+    private let commitsTracked: @Sendable () -> Bool
+    private var cacheGeneration: UInt64 = .max
+    private var cacheStorage = ConnectionCache()
+    /// Whether a transaction is open on this connection (BEGIN without COMMIT or ROLLBACK yet).
+    public internal(set) var inTransaction = false
+    public private(set) var changes = 0
+    /// Set when the connection failed in a way that leaves it unusable; the pool then opens a new one.
+    public private(set) var isBroken = false
+
+    public var dialect: SQLDialect { .postgres }
+
+    init(connection: PostgresConnection, logger: Logger, commits: CommitCounter, commitsTracked: @escaping @Sendable () -> Bool) {
+        self.connection = connection
+        self.logger = logger
+        self.commits = commits
+        self.commitsTracked = commitsTracked
+    }
+
+    deinit {
+        // Closed without waiting (this may run on any thread); the connection lives until it is closed.
+        let connection = self.connection
+        guard !connection.isClosed else { return }
+        connection.close().whenComplete { _ in _ = connection }
+    }
+
+    public func statement(_ sql: String) throws -> any ExternalSQLStatement {
+        if let cached = statements[sql] { return cached }
+        let statement = PostgresStatement(session: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    public func reading<T>(_ body: () throws -> T) throws -> T {
+        if inTransaction { return try body() }
+        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public func lastInsertedRowID() throws -> Int64 {
+        let statement = try statement("SELECT lastval()")
+        defer { statement.reset() }
+        guard try statement.step() else { throw PostgresFailure(message: "lastval() gave no row", sqlState: nil) }
+        return statement.int64(0)
+    }
+
+    public func validatedCache() throws -> ConnectionCache? {
+        guard commitsTracked() else { return nil }
+        let generation = commits.current
+        if generation != cacheGeneration {
+            cacheStorage = ConnectionCache()
+            cacheGeneration = generation
+        }
+        return cacheStorage
+    }
+
+    /// Runs one statement without parameters or rows (BEGIN, COMMIT, SET ...).
+    public func execute(_ sql: String) throws {
+        _ = try run(PostgresQuery(unsafeSQL: sql))
+        switch sql.prefix(5).uppercased() {
+        case "BEGIN": inTransaction = true
+        case "COMMI", "ROLLB": inTransaction = false
+        default: break
+        }
+    }
+
+    /// Runs a script of several statements (a migration), one after the other.
+    public func executeScript(_ script: String) throws {
+        for statement in PostgresSQL.statements(of: script) { _ = try run(PostgresQuery(unsafeSQL: statement)) }
+    }
+
+    /// Runs `query` unnamed and collects its rows.
+    func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
+        do {
+            let result = try connection.query(query, logger: logger).wait()
+            changes = result.metadata.rows ?? 0
+            return result
+        } catch {
+            throw failure(error, sql: query.sql)
+        }
+    }
+
+    /// Prepares `sql` under a name of this connection, once.
+    func prepare(_ sql: String) throws -> PreparedQuery {
+        do {
+            return try connection.prepare(query: sql).wait()
+        } catch {
+            throw failure(error, sql: sql)
+        }
+    }
+
+    func execute(_ prepared: PreparedQuery, _ binds: [PostgresData], sql: String) throws -> [PostgresRow] {
+        do {
+            return try prepared.execute(binds).wait()
+        } catch {
+            throw failure(error, sql: sql)
+        }
+    }
+
+    /// The driver's error as `PostgresFailure`; a connection that can no longer be used is marked broken.
+    private func failure(_ error: any Error, sql: String) -> PostgresFailure {
+        let failure = PostgresFailure(error, sql: sql)
+        if failure.isConnectionLost || connection.isClosed { isBroken = true }
+        // A failed statement aborts the transaction on PostgreSQL: only ROLLBACK is accepted until it ends.
+        return failure
+    }
+}
+
+/// A failure reported by PostgreSQL (with its SQLSTATE) or by the connection to it.
+public struct PostgresFailure: Error, CustomStringConvertible {
+    public let message: String
+    /// The five-character SQLSTATE, for failures the server reported.
+    public let sqlState: String?
+    public var sql: String?
+    /// The connection is gone (the server restarted or the network failed): worth trying again on a new one.
+    public var isConnectionLost = false
+
+    public init(message: String, sqlState: String?) {
+        self.message = message
+        self.sqlState = sqlState
+    }
+
+    init(_ error: any Error, sql: String?) {
+        self.sql = sql
+        if let error = error as? PSQLError {
+            if let info = error.serverInfo {
+                message = info[.message] ?? "\(error.code)"
+                sqlState = info[.sqlState]
+                // 57P01-57P03: the server is shutting down or restarting; 08xxx: connection exceptions.
+                if let state = sqlState, state.hasPrefix("57P") || state.hasPrefix("08") { isConnectionLost = true }
+            } else {
+                message = "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+                sqlState = nil
+                isConnectionLost = true
+            }
+        } else if let error = error as? PostgresFailure {
+            self = error
+        } else {
+            message = "\(error)"
+            sqlState = nil
+            isConnectionLost = true
+        }
+    }
+
+    /// Another transaction's change made this one's reads stale (serialization failure) or the two waited on each
+    /// other (deadlock): the transaction can be run again.
+    public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+    /// A lock was not granted within `lock_timeout`, or a statement ran past `statement_timeout`.
+    public var isTimeout: Bool { sqlState == "55P03" || sqlState == "57014" }
+
+    public var description: String {
+        "PostgreSQL error\(sqlState.map { " \($0)" } ?? ""): \(message)" + (sql.map { " - while executing `\($0)`" } ?? "")
+    }
+}
