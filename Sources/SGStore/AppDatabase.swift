@@ -3,13 +3,31 @@ import Foundation
 import GRDB
 import SGCore
 import SGMigrations
+import SGPostgres
 import SGSQLite
 import Synchronization
 
 /// Owns the database connection(s) and the schema. Production opens a `DatabasePool` on a file (WAL, busy
 /// timeout, so `sgserver` and `sgadmin` can share it); tests may open an in-memory database.
+///
+/// Or, with `open(postgres:)`, a pool of PostgreSQL connections shared by several processes and servers: the same
+/// statements, the same one-writer-at-a-time transactions (an advisory lock), caches emptied by every commit of
+/// every process (LISTEN/NOTIFY).
 public final class AppDatabase: Sendable {
-    public let writer: any DatabaseWriter
+    /// GRDB's connection(s) on SQLite; nil on PostgreSQL.
+    private let grdbWriter: (any DatabaseWriter)?
+    /// The connections on PostgreSQL; nil on SQLite.
+    let postgres: PostgresPool?
+
+    /// GRDB's writer of a SQLite database. Only for what exists on SQLite alone (the file's maintenance, tests
+    /// that look at the file); the store goes through `reading` and `writing`.
+    public var writer: any DatabaseWriter {
+        guard let grdbWriter else { preconditionFailure("A PostgreSQL database has no SQLite writer") }
+        return grdbWriter
+    }
+
+    /// The engine underneath.
+    public var dialect: SQLDialect { postgres == nil ? .sqlite : .postgres }
     /// Plain read-only connections on the file for the hot reads; nil for an in-memory database, whose one
     /// connection GRDB serializes (reads then run there).
     private let readers: ReadConnectionPool?
@@ -33,9 +51,26 @@ public final class AppDatabase: Sendable {
     public static let busyTimeout: TimeInterval = 5
 
     private init(writer: any DatabaseWriter, readers: ReadConnectionPool?, checkpointer: Checkpointer?) {
-        self.writer = writer
+        self.grdbWriter = writer
+        self.postgres = nil
         self.readers = readers
         self.checkpointer = checkpointer
+    }
+
+    private init(postgres: PostgresPool) {
+        self.grdbWriter = nil
+        self.postgres = postgres
+        self.readers = nil
+        self.checkpointer = nil
+    }
+
+    /// Connects to the PostgreSQL database at `endpoint` and (with `.migrate`) brings its schema up to date.
+    public static func open(postgres endpoint: PostgresEndpoint, schema: SchemaPolicy = .migrate, listen: Bool = true) throws -> AppDatabase {
+        try translatingErrors {
+            let database = AppDatabase(postgres: try PostgresPool(endpoint: endpoint, listen: listen))
+            try database.prepareSchema(schema)
+            return database
+        }
     }
 
     public enum SchemaPolicy: Sendable {
@@ -130,11 +165,8 @@ public final class AppDatabase: Sendable {
     public static var knownMigrations: [String] { SchemaMigrations.all.map(\.identifier) }
 
     private func prepareSchema(_ policy: SchemaPolicy) throws {
-        let migrator = Self.migrator
-        let (applied, unknown) = try writer.read { db -> ([String], [String]) in
-            let applied = try migrator.appliedIdentifiers(db).sorted()
-            return (applied, applied.filter { !Self.knownMigrations.contains($0) })
-        }
+        let applied = try appliedMigrations()
+        let unknown = applied.filter { !Self.knownMigrations.contains($0) }
         if !unknown.isEmpty {
             throw SGError.schemaTooNew(
                 "The database has schema migrations this program does not know (\(unknown.joined(separator: ", "))). "
@@ -142,7 +174,7 @@ public final class AppDatabase: Sendable {
         }
         switch policy {
         case .migrate:
-            try migrator.migrate(writer)
+            _ = try migrate()
         case .requireCurrent:
             let missing = Self.knownMigrations.filter { !applied.contains($0) }
             if !missing.isEmpty {
@@ -154,7 +186,8 @@ public final class AppDatabase: Sendable {
 
     /// Applies pending migrations; returns the identifiers applied now.
     public func migrate() throws -> [String] {
-        try Self.translatingErrors {
+        if let postgres { return try Self.translatingErrors { try PostgresSchema.migrate(postgres) } }
+        return try Self.translatingErrors {
             let before = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
             try Self.migrator.migrate(writer)
             let after = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
@@ -163,7 +196,8 @@ public final class AppDatabase: Sendable {
     }
 
     public func appliedMigrations() throws -> [String] {
-        try writer.read { db in try Self.migrator.appliedIdentifiers(db).sorted() }
+        if let postgres { return try Self.translatingErrors { try PostgresSchema.applied(postgres) } }
+        return try writer.read { db in try Self.migrator.appliedIdentifiers(db).sorted() }
     }
 
     /// A unit of work that writes: atomic, and acknowledged (this returns) only once it is committed.
@@ -293,7 +327,45 @@ public final class AppDatabase: Sendable {
 
     /// A write transaction (BEGIN IMMEDIATE) whose statements run on the rules' SQL layer.
     func writing<T: Sendable>(_ body: @escaping @Sendable (SQLConnection) throws -> T) async throws -> T {
-        try await write { (db: Database) in try body(self.writeConnection.connection(for: db)) }
+        if let postgres { return try await writing(on: postgres, body) }
+        return try await write { (db: Database) in try body(self.writeConnection.connection(for: db)) }
+    }
+
+    /// A write transaction on PostgreSQL, on a thread of its own (the driver's calls block): the transaction takes
+    /// one advisory lock first, so that writers of every process and server run one at a time, as on SQLite, and
+    /// what each checks still holds when it commits. Its commit is announced to every process (NOTIFY).
+    private func writing<T: Sendable>(on postgres: PostgresPool, _ body: @escaping @Sendable (SQLConnection) throws -> T) async throws -> T {
+        sharedCommitCheck?.forget()
+        defer { sharedCommitCheck?.forget() }
+        let deadline = Self.writeDeadline()
+        let asked = ContinuousClock.now
+        let metrics = self.metrics.withLock { $0 }
+        return try await Self.onOwnThread {
+            try Self.translatingErrors {
+                try postgres.withConnection(until: deadline) { connection, session in
+                    try session.execute("BEGIN")
+                    let milliseconds = max(1, ContinuousClock.now.duration(to: deadline).components.seconds * 1000
+                        + ContinuousClock.now.duration(to: deadline).components.attoseconds / 1_000_000_000_000_000)
+                    try session.execute("SET LOCAL lock_timeout = \(milliseconds)")
+                    try connection.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))")
+                    let began = ContinuousClock.now
+                    let result = try body(connection)
+                    try connection.execute("SELECT pg_notify('\(commitChannel)', '')")
+                    try session.execute("COMMIT")
+                    postgres.commits.advance()
+                    self.batchesCommitted.add(1, ordering: .relaxed)
+                    metrics?.record(asked: asked, began: began, committed: .now)
+                    return result
+                }
+            }
+        }
+    }
+
+    /// Runs `work` on a thread that may block (not one of the tasks' shared threads) and returns its result.
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
+        }
     }
 
     /// `withReader` on a connection whose caches have just been checked against the last commit (`validatedCache`),
@@ -306,6 +378,17 @@ public final class AppDatabase: Sendable {
     func withCheckedReader<T>(
         _ body: (SQLConnection, ConnectionCache?) throws -> T
     ) throws -> (result: T, commitGeneration: UInt64?) {
+        if let postgres {
+            return try Self.translatingErrors {
+                try postgres.withConnection(until: .now + postgres.endpoint.acquireTimeout) { connection, _ in
+                    let cache = try connection.validatedCache()
+                    guard cache != nil else { return (try body(connection, nil), nil) }
+                    let generation = postgres.commits.current
+                    sharedCommitCheck?.remember(generation)
+                    return (try body(connection, cache), generation)
+                }
+            }
+        }
         guard let readers else { return (try withReader { connection in try body(connection, nil) }, nil) }
         return try Self.translatingErrors {
             try readers.withConnection { connection in
@@ -321,6 +404,13 @@ public final class AppDatabase: Sendable {
     /// (`withSharedCommitCheck`) has already checked and not written since.
     @usableFromInline
     func commitGeneration() throws -> UInt64? {
+        if let postgres {
+            guard postgres.commitsTracked else { return nil }
+            if let shared = sharedCommitCheck?.generation { return shared }
+            let generation = postgres.commits.current
+            sharedCommitCheck?.remember(generation)
+            return generation
+        }
         guard readers != nil else { return nil }
         if let shared = sharedCommitCheck?.generation { return shared }
         return try withCheckedReader { _, _ in }.commitGeneration
@@ -349,6 +439,7 @@ public final class AppDatabase: Sendable {
     /// Like `reading`, for a single statement, which is its own transaction.
     func withReader<T>(_ body: (SQLConnection) throws -> T) throws -> T {
         try Self.translatingErrors {
+            if let postgres { return try postgres.withConnection(until: .now + postgres.endpoint.acquireTimeout) { connection, _ in try body(connection) } }
             if let readers { return try readers.withConnection(body) }
             return try writer.read { db in try body(writeConnection.connection(for: db)) }
         }
@@ -380,6 +471,19 @@ public final class AppDatabase: Sendable {
             if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED { return lockedTooLong }
             if let failure = storageFailure(error.extendedResultCode) { return failure }
             return error
+        case let error as PostgresFailure:
+            if error.isConnectionLost {
+                return SGError.unavailable("The database server cannot be reached (\(error.message)). Try again in a moment.", retryAfterSeconds: 1)
+            }
+            if error.isTimeout { return lockedTooLong }
+            // 53100: disk full; 25006: a read-only transaction (a standby, or default_transaction_read_only).
+            if error.sqlState == "53100" { return storageFailure(.SQLITE_FULL)! }
+            if error.sqlState == "25006" { return storageFailure(.SQLITE_READONLY)! }
+            return error
+        case is PostgresPoolTimeout:
+            return SGError.unavailable("Every database connection stayed busy. Try again in a moment.", retryAfterSeconds: 1)
+        case let error as PostgresUnreachable:
+            return SGError.unavailable(error.description, retryAfterSeconds: 1)
         case let error as Checkpointer.NotInWALMode:
             return SGError.conflict("The database at \(error.path) is not in WAL mode (\(error.mode)).")
         default:

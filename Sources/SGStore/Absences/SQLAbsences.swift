@@ -310,7 +310,7 @@ struct SQLAbsences: AbsenceWriting {
             statement.bind(3, blob: secretDigest)
             statement.bind(4, Timestamp.format(at))
         }
-        return CalendarFeed(id: connection.lastInsertedRowID, employeeID: employeeID, kind: kind, createdAt: at)
+        return CalendarFeed(id: try connection.lastInsertedRowID, employeeID: employeeID, kind: kind, createdAt: at)
     }
 
     func deleteCalendarFeed(id: Int64, employeeID: Int64) throws -> Bool {

@@ -94,7 +94,7 @@ struct SQLAccounts: AccountWriting {
             statement.bind(6, new.passwordHash)
             statement.bind(7, Timestamp.format(at))
         }
-        return connection.lastInsertedRowID
+        return try connection.lastInsertedRowID
     }
 
     func updateIdentity(employeeID: Int64, from account: DirectoryAccount, isAdmin: Bool) throws {

@@ -26,7 +26,7 @@ struct SQLSessions: SessionStore {
                 statement.bind(7, session.client.userAgent)
                 statement.bind(8, session.client.deviceName)
             }
-            let id = connection.lastInsertedRowID
+            let id = try connection.lastInsertedRowID
             try Self.insertAccessToken(connection, digest: session.accessDigest, sessionID: id, employeeID: session.employeeID,
                                        at: session.at, expiresAt: session.accessExpiresAt)
             try connection.execute(

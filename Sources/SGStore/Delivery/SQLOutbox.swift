@@ -172,7 +172,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             statement.bind(4, secret)
             statement.bind(5, Timestamp.format(at))
         }
-        return try webhook(id: connection.lastInsertedRowID)!
+        return try webhook(id: try connection.lastInsertedRowID)!
     }
 
     func deleteWebhook(id: Int64) throws -> Bool {

@@ -69,7 +69,7 @@ extension SQLHolidayTransaction {
 
     func insertHolidayCalendar(name: String) throws -> HolidayCalendar {
         try connection.execute("INSERT INTO holiday_calendars (name) VALUES (?)") { $0.bind(1, name) }
-        return HolidayCalendar(id: connection.lastInsertedRowID, name: name, employeeCount: 0)
+        return HolidayCalendar(id: try connection.lastInsertedRowID, name: name, employeeCount: 0)
     }
 
     func renameHolidayCalendar(id: Int64, to name: String) throws {

@@ -256,7 +256,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(10, now)
             statement.bind(11, now)
         }
-        let id = connection.lastInsertedRowID
+        let id = try connection.lastInsertedRowID
         for (year, days) in daysByYear.sorted(by: { $0.key < $1.key }) {
             try connection.execute(
                 "INSERT INTO holiday_request_days (request_id, employee_id, year, leave_type_id, halves) VALUES (?, ?, ?, ?, ?)"
@@ -342,7 +342,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(8, Timestamp.format(change.at))
         }
         var appended = change
-        appended.id = connection.lastInsertedRowID
+        appended.id = try connection.lastInsertedRowID
         return appended
     }
 

@@ -52,7 +52,7 @@ struct SQLLeaveTypes: LeaveTypeWriting {
             """
         ) { statement in bind(type, statement) }
         var inserted = type
-        inserted.id = connection.lastInsertedRowID
+        inserted.id = try connection.lastInsertedRowID
         return inserted
     }
 

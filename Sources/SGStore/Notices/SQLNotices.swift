@@ -120,7 +120,7 @@ struct SQLNotices: NoticeWriting {
             statement.bind(7, stamp)
             statement.bind(8, stamp)
         }
-        return connection.lastInsertedRowID
+        return try connection.lastInsertedRowID
     }
 
     func updateCompanyNotice(id: Int64, _ draft: NoticeDraft, at: Date) throws {

@@ -174,7 +174,7 @@ struct SQLTeams: TeamWriting {
             statement.bind(1, name)
             statement.bind(2, twoStage ? 1 : 0)
         }
-        return connection.lastInsertedRowID
+        return try connection.lastInsertedRowID
     }
 
     func updateTeam(id: Int64, name: String, twoStage: Bool) throws {
