@@ -30,7 +30,7 @@ final class PostgresStatement: ExternalSQLStatement {
     private var scratch: [UnsafeMutableBufferPointer<UInt8>] = []
 
     init(session: PostgresSession, sql: String) {
-        let translated = PostgresSQL.translate(sql)
+        let translated = PostgresSQL.translate(PostgresSQL.withoutIndexHints(sql))
         self.session = session
         self.sql = translated.sql
         self.parameterCount = translated.parameterCount
@@ -241,6 +241,13 @@ enum PostgresSQL {
             }
         }
         return (output, highest)
+    }
+
+    /// SQLite's `INDEXED BY name` (a hint to its planner) left out: PostgreSQL has no such clause and plans by
+    /// its statistics.
+    static func withoutIndexHints(_ sql: String) -> String {
+        guard sql.contains("INDEXED BY") else { return sql }
+        return sql.replacing(/\sINDEXED BY [A-Za-z0-9_]+/, with: "")
     }
 
     /// `sql` with each `$N` cast to the type of the value bound to it (as the unnamed statements send their types),

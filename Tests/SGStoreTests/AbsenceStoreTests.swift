@@ -16,7 +16,7 @@ import SGTestSupport
 
     @Test func aPagesAbsencesAreOneRangePerEmployeeOfTheEmployeeIndex() async throws {
         let f = try await Fixture.make()
-        let plan = try await Self.plan(f, SQLAbsences.absencesSQL, ["[1,2,3]", "2025-03-01", "2026-03-31", "2026-03-01", 0, 1])
+        let plan = try await Self.plan(f, SQLAbsences.absencesSQL.sqlite, ["[1,2,3]", "2025-03-01", "2026-03-31", "2026-03-01", 0, 1])
         #expect(plan.contains("holiday_requests_employee (employee_id=? AND start_date>? AND start_date<?)"), "\(plan)")
         #expect(!plan.contains("SCAN r"), "\(plan)")
     }
@@ -52,7 +52,7 @@ import SGTestSupport
         let employees = try await Self.plan(f, SQLAbsences.awayEmployeesSQL, ["2026-02-17", "2026-03-09", "2026-03-02"])
         #expect(employees.contains("COVERING INDEX holiday_requests_approved_start (start_date>? AND start_date<?)"), "\(employees)")
         #expect(employees.contains("COVERING INDEX holiday_requests_approved_long (end_date>?)"), "\(employees)")
-        let absences = try await Self.plan(f, SQLAbsences.awayAbsencesSQL, ["[1,2]", "2025-03-01", "2026-03-09", "2026-03-02"])
+        let absences = try await Self.plan(f, SQLAbsences.awayAbsencesSQL.sqlite, ["[1,2]", "2025-03-01", "2026-03-09", "2026-03-02"])
         #expect(absences.contains("holiday_requests_employee (employee_id=? AND start_date>? AND start_date<?)"), "\(absences)")
         #expect(!absences.contains("SCAN r"), "\(absences)")
     }

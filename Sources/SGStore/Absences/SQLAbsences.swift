@@ -86,21 +86,23 @@ struct SQLAbsences: AbsenceWriting {
 
     /// Per employee of the page (a JSON array of ids), a range of holiday_requests_employee (employee_id, start_date):
     /// a request reaching the range's first day began at most a request's longest span before it.
-    static let absencesSQL = """
+    static let absencesSQL = DialectSQL { dialect in
+        """
         SELECT \(absenceColumns)
-        FROM json_each(?1) page
+        FROM \(dialect.jsonValues("?1")) page
         JOIN holiday_requests r ON r.employee_id = page.value AND r.start_date BETWEEN ?2 AND ?3 AND r.end_date >= ?4
         JOIN leave_types t ON t.id = r.leave_type_id
         WHERE r.status = 'approved'
-           OR (r.status IN ('pending', 'approved-by-manager') AND (?5 = 1 OR r.employee_id IN (SELECT value FROM json_each(?6))))
+           OR (r.status IN ('pending', 'approved-by-manager') AND (?5 = 1 OR r.employee_id IN (SELECT value FROM \(dialect.jsonValues("?6")) AS ids)))
         ORDER BY r.employee_id, r.start_date, r.id
         """
+    }
 
     func absences(
         employeeIDs: [Int64], from start: CalendarDate, to end: CalendarDate, pendingOfEveryone: Bool, pendingOf: [Int64]
     ) throws -> [Absence] {
         guard !employeeIDs.isEmpty else { return [] }
-        return try connection.with(Self.absencesSQL) { statement in
+        return try connection.with(Self.absencesSQL[connection.dialect]) { statement in
             statement.bind(1, Self.jsonArray(employeeIDs))
             statement.bind(2, Rows.earliestStart(touching: start))
             statement.bind(3, end)
@@ -119,7 +121,7 @@ struct SQLAbsences: AbsenceWriting {
             """
             SELECT c.id, c.name, p.date, p.name FROM holiday_calendars c
             LEFT JOIN public_holidays p ON p.calendar_id = c.id AND p.date BETWEEN ?2 AND ?3
-            WHERE c.id IN (SELECT value FROM json_each(?1))
+            WHERE c.id IN (SELECT value FROM \(connection.dialect.jsonValues("?1")) AS ids)
             ORDER BY c.id, p.date
             """
         ) { statement in
@@ -255,15 +257,17 @@ struct SQLAbsences: AbsenceWriting {
 
     /// The approved absences in the window of the employees found by `awayEmployeesSQL` (a JSON array of ids), each
     /// with its employee and photo, by start date: per employee, a range of holiday_requests_employee.
-    static let awayAbsencesSQL = """
+    static let awayAbsencesSQL = DialectSQL { dialect in
+        """
         SELECT \(absenceColumns), \(pageColumns)
-        FROM json_each(?1) page
+        FROM \(dialect.jsonValues("?1")) page
         JOIN holiday_requests r ON r.employee_id = page.value AND r.start_date BETWEEN ?2 AND ?3 AND r.end_date >= ?4
         JOIN employees e ON e.id = r.employee_id JOIN leave_types t ON t.id = r.leave_type_id
         LEFT JOIN employee_photos p ON p.employee_id = e.id
         WHERE r.status = 'approved'
         ORDER BY r.start_date, r.id
         """
+    }
 
     /// A busy week has far more employees away than are shown: the first read stops at the first employee beyond the
     /// limit, so the cost is the shown employees', not the company's.
@@ -288,7 +292,7 @@ struct SQLAbsences: AbsenceWriting {
             }
         }
         guard !shown.isEmpty else { return ([], false) }
-        return try connection.with(Self.awayAbsencesSQL) { statement in
+        return try connection.with(Self.awayAbsencesSQL[connection.dialect]) { statement in
             statement.bind(1, Self.jsonArray(shown))
             statement.bind(2, Rows.earliestStart(touching: start))
             statement.bind(3, end)

@@ -42,8 +42,9 @@ struct SQLAccounts: AccountWriting {
 
     func highestPasswordCost() throws -> Int? {
         // "$2b$12$...": the cost is the two digits after the second "$".
-        try connection.with(
-            "SELECT max(CAST(substr(password_hash, 5, 2) AS INTEGER)) FROM employees WHERE password_hash GLOB '$2?$[0-9][0-9]$*'"
+        let isBcrypt = connection.dialect == .sqlite ? "password_hash GLOB '$2?$[0-9][0-9]$*'" : "password_hash ~ '^[$]2.[$][0-9][0-9][$]'"
+        return try connection.with(
+            "SELECT max(CAST(substr(password_hash, 5, 2) AS INTEGER)) FROM employees WHERE \(isBcrypt)"
         ) { statement in
             guard try statement.step(), !statement.isNull(0) else { return nil }
             return Int(statement.int64(0))

@@ -40,10 +40,11 @@ struct SQLPasswords: PasswordWriting, SQLOutboxUser {
         // One statement whatever the login names, so that every request reads alike (the e-mail comparison reads
         // every employee either way): the username's match first, then the e-mail's, then the first employee, who
         // stands in when no one is named.
+        let email = connection.dialect.equalIgnoringCase("e.email", "?1")
         let found = try accounts(
             """
-            e.username = ?1 OR e.email = ?1 COLLATE NOCASE OR e.id = (SELECT min(id) FROM employees)
-            ORDER BY e.username = ?1 DESC, e.email = ?1 COLLATE NOCASE DESC, e.id LIMIT ?2
+            e.username = ?1 OR \(email) OR e.id = (SELECT min(id) FROM employees)
+            ORDER BY e.username = ?1 DESC, \(email) DESC, e.id LIMIT ?2
             """
         ) { statement in
             statement.bind(1, login)

@@ -99,9 +99,12 @@ struct SQLCompanyFeeds: CompanyFeedWriting {
         guard try Self.urls(connection) != urls else { return }
         let list = String(decoding: try JSONSerialization.data(withJSONObject: urls), as: UTF8.self)
         try connection.execute(
-            "DELETE FROM company_feed_items WHERE feed_id IN (SELECT id FROM company_feeds WHERE url NOT IN (SELECT value FROM json_each(?)))"
+            "DELETE FROM company_feed_items WHERE feed_id IN (SELECT id FROM company_feeds WHERE url NOT IN "
+                + "(SELECT value FROM \(connection.dialect.jsonValues("?", integers: false)) AS urls))"
         ) { statement in statement.bind(1, list) }
-        try connection.execute("DELETE FROM company_feeds WHERE url NOT IN (SELECT value FROM json_each(?))") { statement in
+        try connection.execute(
+            "DELETE FROM company_feeds WHERE url NOT IN (SELECT value FROM \(connection.dialect.jsonValues("?", integers: false)) AS urls)"
+        ) { statement in
             statement.bind(1, list)
         }
         for (position, url) in urls.enumerated() {

@@ -6,14 +6,14 @@ import SGSQLite
 extension SQLHolidayTransaction {
     func requestPage(_ filter: RequestFilter) throws -> RequestPage {
         // The status filter is served by holiday_requests_status (status, id): the count reads only that index.
-        let total = try connection.with(Self.countSQL(filter)) { statement in
+        let total = try connection.with(Self.countSQL(filter, connection.dialect)) { statement in
             _ = Self.bind(filter, statement, includingAfter: false)
             return try statement.step() ? statement.int(0) : 0
         }
         // Ordered by id: with a status filter, holiday_requests_status (status, id) gives the rows in order, so the
         // page stops after `limit` rows instead of sorting every match. One row past the limit tells whether a next
         // page exists.
-        let items = try connection.with(Self.pageSQL(filter)) { statement in
+        let items = try connection.with(Self.pageSQL(filter, connection.dialect)) { statement in
             let last = Self.bind(filter, statement, includingAfter: true)
             statement.bind(last + 1, filter.limit == Int(Int32.max) ? filter.limit : filter.limit + 1)
             var items: [RequestWithEmployee] = []
@@ -27,19 +27,19 @@ extension SQLHolidayTransaction {
         return RequestPage(items: shown, total: total, nextAfterID: items.count > shown.count ? shown.last?.request.id : nil)
     }
 
-    static func countSQL(_ filter: RequestFilter) -> String {
-        "SELECT COUNT(*) FROM holiday_requests r \(whereClause(filter, includingAfter: false))"
+    static func countSQL(_ filter: RequestFilter, _ dialect: SQLDialect = .sqlite) -> String {
+        "SELECT COUNT(*) FROM holiday_requests r \(whereClause(filter, includingAfter: false, dialect))"
     }
 
-    static func pageSQL(_ filter: RequestFilter) -> String {
+    static func pageSQL(_ filter: RequestFilter, _ dialect: SQLDialect = .sqlite) -> String {
         """
         SELECT \(Rows.requestColumns), \(Rows.employeeColumnsOfE)
         FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
-        \(whereClause(filter, includingAfter: true)) ORDER BY r.id LIMIT ?
+        \(whereClause(filter, includingAfter: true, dialect)) ORDER BY r.id LIMIT ?
         """
     }
 
-    private static func whereClause(_ filter: RequestFilter, includingAfter: Bool) -> String {
+    private static func whereClause(_ filter: RequestFilter, includingAfter: Bool, _ dialect: SQLDialect) -> String {
         var conditions: [String] = []
         // The status is written into the statement, not bound: with a bound value, the partial index of approved
         // requests (0014) could be usable or not depending on it, and SQLite then prepares the statement anew at every
@@ -47,7 +47,7 @@ extension SQLHolidayTransaction {
         if let status = filter.status { conditions.append("r.status = '\(status.rawValue)'") }
         if filter.year != nil { conditions.append("r.start_date <= ? AND r.end_date >= ?") }
         if filter.employeeID != nil { conditions.append("r.employee_id = ?") }
-        if filter.employeeIDs != nil { conditions.append("r.employee_id IN (SELECT value FROM json_each(?))") }
+        if filter.employeeIDs != nil { conditions.append("r.employee_id IN (SELECT value FROM \(dialect.jsonValues("?")) AS ids)") }
         if includingAfter && filter.afterID != nil { conditions.append("r.id > ?") }
         return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     }
