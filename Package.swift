@@ -213,7 +213,7 @@ let package = Package(
         ),
 
         // Fixtures shared by the test targets: a fixed clock, a database with a few employees.
-        .target(name: "SGTestSupport", dependencies: ["SGCore", "SGStore", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/SGTestSupport", swiftSettings: strict),
+        .target(name: "SGTestSupport", dependencies: ["SGCore", "SGStore", "SGPostgres", .product(name: "GRDB", package: "GRDB.swift")], path: "Tests/SGTestSupport", swiftSettings: strict),
         .testTarget(name: "SGCoreTests", dependencies: ["SGCore"], swiftSettings: strict),
         // Against the PostgreSQL cluster that scripts/postgres.sh starts for `make test`.
         .testTarget(name: "SGPostgresTests", dependencies: ["SGPostgres", "SGSQLite"], swiftSettings: strict),

@@ -85,9 +85,11 @@ public final class PostgresPool: @unchecked Sendable {
     public func shutdown() {
         stopped.store(true, ordering: .releasing)
         available.lock()
+        let closing = idle
         open -= idle.count
         idle = []
         available.unlock()
+        for connection in closing { connection.postgresSession.close() }
     }
 
     /// Runs `body` with a connection of the pool on the calling thread, which it blocks: waits for one until
@@ -186,28 +188,35 @@ public final class PostgresPool: @unchecked Sendable {
 
     /// A thread that keeps one connection LISTENing to `commitChannel`, reconnecting after a failure; every
     /// notification (and every loss of the connection, during which commits may be missed) advances `commits`.
+    /// It holds the pool only while it acts, so the pool can go away, and then the thread ends.
     private func startListener() {
         let thread = Thread { [weak self] in
             var delay = 0.05
-            while let pool = self, !pool.stopped.load(ordering: .acquiring) {
+            while true {
+                var listener: PostgresConnection?
                 do {
+                    guard let pool = self, !pool.stopped.load(ordering: .acquiring) else { return }
                     let connection = try pool.connect()
+                    listener = connection
                     let commits = pool.commits
                     connection.addListener(channel: commitChannel) { _, _ in commits.advance() }
                     _ = try connection.query(PostgresQuery(unsafeSQL: "LISTEN \(commitChannel)"), logger: pool.logger).wait()
-                    // Commits made before LISTEN took effect are not announced to us: count them as one.
+                    // Commits made before LISTEN took effect were not announced to us: count them as one.
                     commits.advance()
                     pool.listening.store(true, ordering: .releasing)
                     delay = 0.05
-                    while !pool.stopped.load(ordering: .acquiring) && !connection.isClosed {
-                        Thread.sleep(forTimeInterval: 0.1)
-                    }
-                    try? connection.close().wait()
                 } catch {
-                    pool.logger.warning("Not listening for other servers' commits: \(error)")
+                    self?.logger.warning("Not listening for other servers' commits: \(error)")
                 }
+                while let connection = listener, !connection.isClosed, let pool = self, !pool.stopped.load(ordering: .acquiring) {
+                    _ = pool
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+                try? listener?.close().wait()
+                guard let pool = self else { return }
                 pool.listening.store(false, ordering: .releasing)
                 pool.commits.advance()
+                if pool.stopped.load(ordering: .acquiring) { return }
                 Thread.sleep(forTimeInterval: delay)
                 delay = min(delay * 2, 2)
             }

@@ -44,6 +44,11 @@ public final class PostgresSession: ExternalSQLConnection {
         connection.close().whenComplete { _ in _ = connection }
     }
 
+    /// Closes the connection and waits until it is closed (not on an event loop).
+    func close() {
+        try? connection.close().wait()
+    }
+
     public func statement(_ sql: String) throws -> any ExternalSQLStatement {
         if let cached = statements[sql] { return cached }
         let statement = PostgresStatement(session: self, sql: sql)

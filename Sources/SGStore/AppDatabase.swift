@@ -121,6 +121,33 @@ public final class AppDatabase: Sendable {
         return database
     }
 
+    /// Runs `sql`, one statement, in a write transaction of its own, on either engine: for tests and tools that
+    /// change rows directly, outside the rules.
+    public func execute(sql: String, _ arguments: [String?] = []) async throws {
+        try await writing { connection in
+            try connection.execute(sql) { statement in
+                for (index, argument) in arguments.enumerated() { statement.bind(Int32(index + 1), argument) }
+            }
+        }
+    }
+
+    /// The first column of each row `sql` gives, as text (nil for NULL), on either engine: for tests and tools.
+    public func column(sql: String) async throws -> [String?] {
+        try reading { connection in
+            try connection.with(sql) { statement in
+                var values: [String?] = []
+                while try statement.step() { values.append(statement.optionalText(0)) }
+                return values
+            }
+        }
+    }
+
+    /// Closes a PostgreSQL database's idle connections now and stops listening (nothing to do on SQLite, whose
+    /// connections close with the object).
+    public func closeConnections() {
+        postgres?.shutdown()
+    }
+
     private static func configuration(_ checkpointing: Checkpointing) -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true

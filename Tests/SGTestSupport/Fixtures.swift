@@ -20,9 +20,10 @@ public struct Fixture: Sendable {
     public let alice: Employee
     public let bob: Employee
 
-    /// An in-memory database (or the file at `path`) with admin, admin2, alice and bob, all with `password`.
+    /// A new database of the engine under test (`TestEngine`), or the one at `path`, with admin, admin2, alice and
+    /// bob, all with `password`.
     public static func make(path: String? = nil, today: CalendarDate = Fixture.today) async throws -> Fixture {
-        let database = try path.map { try AppDatabase.open(path: $0) } ?? AppDatabase.inMemory()
+        let database = try path.map { try TestEngine.open(path: $0) } ?? TestEngine.newDatabase()
         let hash = try await Passwords.hash(password, cost: 4)
         let clock = FixedClock(today: today)
         let services = database.services(clock: clock)
@@ -56,7 +57,8 @@ public struct Fixture: Sendable {
 
     /// Counts rows, for "nothing was written" checks.
     public func count(_ table: String) async throws -> Int {
-        try await database.read { (db: Database) in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+        let count = try await database.column(sql: "SELECT COUNT(*) FROM \(table)").first ?? nil
+        return Int(count ?? "") ?? 0
     }
 
     /// Logins checked against the fixture's local accounts (bcrypt at its cheapest cost).
