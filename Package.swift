@@ -41,7 +41,9 @@ let package = Package(
         // Numbered SQL files, embedded so both binaries carry their schema.
         .target(
             name: "SGMigrations",
+            dependencies: ["SGPostgresMigrations"],
             path: "Migrations",
+            exclude: ["postgres", "README.md"],
             resources: [
                 .embedInCode("0001_initial.sql"),
                 .embedInCode("0002_people.sql"),
@@ -66,6 +68,14 @@ let package = Package(
                 .embedInCode("0021_push.sql"),
                 .embedInCode("0022_who_is_away_from_indexes.sql"),
             ],
+            swiftSettings: strict
+        ),
+        // PostgreSQL's files of the migrations that differ by dialect, named as SQLite's: a target of their own, since
+        // SwiftPM refuses two embedded files of one name in a target.
+        .target(
+            name: "SGPostgresMigrations",
+            path: "Migrations/postgres",
+            resources: [.embedInCode("0001_initial.sql")],
             swiftSettings: strict
         ),
         // SQLite's C API with prepared statements kept per connection, pooled read connections and caches that
@@ -105,8 +115,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
-            // bench/run.sh and `sgadmin check` read the same invariants.
-            resources: [.embedInCode("Invariants.sql")],
+            // bench/run.sh and `sgadmin check` read the same invariants (Invariants.postgres.sql: on PostgreSQL).
+            resources: [.embedInCode("Invariants.sql"), .embedInCode("Invariants.postgres.sql")],
             swiftSettings: strict
         ),
         // OpenLDAP's client library (libldap, liblber), from the system: apt-get install libldap-dev.

@@ -61,6 +61,8 @@ check scripts/api-check.sh
 check scripts/crash-check.sh
 # Clients generated from the contract (Swift and Python) build and drive a live server.
 check scripts/client-check.sh
+# PostgreSQL's schema means what SQLite's does, on a throwaway cluster (scripts/postgres.sh).
+check scripts/schema-parity.py
 
 echo "$passed passed, $failed failed"
 [ "$all_ok" -eq 0 ]

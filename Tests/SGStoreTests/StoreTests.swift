@@ -14,6 +14,19 @@ import SGTestSupport
         #expect(files.map { String($0.dropLast(4)) } == AppDatabase.knownMigrations)
     }
 
+    /// A file in postgres/ is PostgreSQL's text of the migration of the same name, and only those have one.
+    @Test func everyPostgresMigrationFileIsRegistered() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Migrations/postgres").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(files.map { String($0.dropLast(4)) } == SchemaMigrations.all.filter { !$0.postgres.isEmpty }.map(\.identifier))
+        for file in files {
+            let migration = try #require(SchemaMigrations.all.first { $0.identifier == String(file.dropLast(4)) })
+            #expect(migration.postgres == (try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)), "\(file)")
+        }
+        // PostgreSQL starts from the whole schema.
+        #expect(SchemaMigrations.all.first?.postgres.contains("CREATE TABLE idempotency_keys") == true)
+    }
+
     @Test func aNewerSchemaIsRefused() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }

@@ -1,0 +1,7 @@
+/// PostgreSQL's text of the migrations that differ by dialect (Migrations/README.md). SwiftPM names an embedded file
+/// by its base name alone and refuses two of one name in a target, so these files, named as the SQLite ones they
+/// stand for, are a target of their own.
+public enum PostgresMigrations {
+    /// The whole schema as SQLite has it after 0001 to 0022: where PostgreSQL starts.
+    public static let initial = String(decoding: PackageResources._001_initial_sql, as: UTF8.self)
+}
