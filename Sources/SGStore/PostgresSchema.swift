@@ -50,6 +50,3 @@ enum PostgresSchema {
         }
     }
 }
-
-// TEMPORARY until the PostgreSQL schema lands.
-extension SchemaMigrations.Migration { var postgres: String { "" } }
