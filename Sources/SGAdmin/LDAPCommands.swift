@@ -26,7 +26,8 @@ struct LDAPCommand: AsyncParsableCommand {
             try await running {
                 let directory = LDAPDirectory(configuration: try ldap.configuration(), logger: quietLogger())
                 // The app's side is optional: a check works before the database exists.
-                let services = FileManager.default.fileExists(atPath: global.databasePath) ? try? global.services() : nil
+                let database = try global.databasePath
+                let services = FileManager.default.fileExists(atPath: database) ? try? global.services() : nil
                 let report = await directory.check(username: username, accounts: services?.accounts)
                 printOut(report.text() + "\n")
                 if !report.succeeded { throw ExitCode(1) }

@@ -12,7 +12,7 @@ struct Backup: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            let database = global.databasePath
+            let database = try global.databasePath
             guard URL(fileURLWithPath: file).standardized != URL(fileURLWithPath: database).standardized else {
                 throw SGError.invalid(field: "FILE", message: "is the database itself; name another file")
             }
@@ -35,8 +35,9 @@ struct Restore: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            let verified = try AppDatabase.restore(from: file, to: global.databasePath)
-            printOut("Restored \(file) into \(global.databasePath).\n")
+            let database = try global.databasePath
+            let verified = try AppDatabase.restore(from: file, to: database)
+            printOut("Restored \(file) into \(database).\n")
             if !verified.behind.isEmpty {
                 printOut("Its schema lacks \(verified.behind.joined(separator: ", ")): start the server or run `sgadmin migrate`.\n")
             }

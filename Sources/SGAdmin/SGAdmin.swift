@@ -26,14 +26,22 @@ public struct SGAdmin: AsyncParsableCommand {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "The SQLite database file [SG_DATABASE, default ./var/sgemployee.sqlite].")
-    var database: String?
+    @OptionGroup var database: DatabaseOptions
 
     @Option(name: .customLong("as"), help: "Who is acting, recorded in the history: an admin's username or the operator's name [default: the OS user].")
     var actingAs: String?
 
+    /// The SQLite file the database settings name; settings with a problem are refused, each one named.
     var databasePath: String {
-        SettingsResolver(flags: ["SG_DATABASE": database], environment: ProcessInfo.processInfo.environment).databasePath()
+        get throws {
+            let location: DatabaseLocation
+            do throws(SettingsProblems) {
+                location = try database.location(environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw SGError.malformed(error.report("invalid database settings"))
+            }
+            return try location.sqlitePath(program: "sgadmin")
+        }
     }
 
     /// The core's services over the database, which must exist and be at this program's schema.

@@ -8,7 +8,7 @@ import SGLDAP
 public struct ServerSettings: Sendable {
     public var host: String
     public var port: Int
-    public var databasePath: String
+    public var database: DatabaseLocation
     /// How long access tokens and sessions last.
     public var sessionLifetimes: SessionLifetimes
     public var logLevel: Logger.Level
@@ -46,8 +46,7 @@ public struct ServerSettings: Sendable {
             Int($0).flatMap { (1...65535).contains($0) ? $0 : nil }
         }
 
-        let databasePath = settings.databasePath()
-        if databasePath.isEmpty { settings.problem("\(settings.label("SG_DATABASE")) is empty") }
+        let database = settings.databaseLocation()
 
         let directory = settings.value("SG_DIRECTORY") ?? "local"
         var ldap: LDAPConfiguration?
@@ -105,7 +104,7 @@ public struct ServerSettings: Sendable {
         let delivery = settings.deliverySettings()
 
         return try settings.checked(ServerSettings(
-            host: host, port: port, databasePath: databasePath,
+            host: host, port: port, database: database,
             sessionLifetimes: SessionLifetimes(access: Double(accessMinutes) * 60, refresh: Double(refreshDays) * 86_400),
             logLevel: logLevel, logFormat: logFormat, metricsAddress: metricsAddress,
             loginLimits: loginLimits, loginChecks: loginChecks, writesPerMinute: writesPerMinute, idleTimeout: idleTimeout, bodyTimeout: bodyTimeout, maxConnections: maxConnections,

@@ -64,11 +64,6 @@ public struct SettingsResolver: Sendable {
         guard problems.isEmpty, let value else { throw SettingsProblems(messages: problems) }
         return value
     }
-
-    /// SG_DATABASE / --database: the SQLite file of both sgserver and sgadmin.
-    public func databasePath() -> String {
-        value("SG_DATABASE") ?? "./var/sgemployee.sqlite"
-    }
 }
 
 /// Every problem found in the settings, never just the first.

@@ -25,8 +25,8 @@ struct SGServer: AsyncParsableCommand {
     @Option(help: "Port to listen on [SG_PORT, default 8080].")
     var port: String?
 
-    @Option(help: "SQLite database file, created and migrated on start [SG_DATABASE, default ./var/sgemployee.sqlite].")
-    var database: String?
+    @OptionGroup(title: "Database (a SQLite file is created and migrated on start)")
+    var database: DatabaseOptions
 
     @Option(help: "Where logins are checked: local (accounts in the database) or ldap (the SG_LDAP_* settings) [SG_DIRECTORY, default local].")
     var directory: String?
@@ -92,7 +92,7 @@ struct SGServer: AsyncParsableCommand {
         do throws(SettingsProblems) {
             settings = try ServerSettings.resolve(
                 flags: [
-                    "SG_HOST": host, "SG_PORT": port, "SG_DATABASE": database, "SG_DIRECTORY": directory,
+                    "SG_HOST": host, "SG_PORT": port, "SG_DIRECTORY": directory,
                     "SG_ACCESS_TOKEN_MINUTES": accessTokenMinutes,
                     "SG_REFRESH_TOKEN_DAYS": refreshTokenDays, "SG_LOG_LEVEL": logLevel, "SG_LOGIN_MAX_FAILURES": loginMaxFailures,
                     "SG_LOGIN_MAX_FAILURES_PER_ADDRESS": loginMaxFailuresPerAddress,
@@ -100,12 +100,13 @@ struct SGServer: AsyncParsableCommand {
                     "SG_LOGIN_CHECKS_IN_FLIGHT": loginChecksInFlight, "SG_LOGIN_CHECKS_PER_ADDRESS": loginChecksPerAddress,
                     "SG_WRITES_PER_MINUTE": writesPerMinute, "SG_IDLE_TIMEOUT": idleTimeout, "SG_BODY_TIMEOUT": bodyTimeout,
                     "SG_MAX_CONNECTIONS": maxConnections, "SG_LOG_FORMAT": logFormat, "SG_METRICS_ADDRESS": metricsAddress,
-                ].merging(ldap.flags) { flag, _ in flag }.merging(delivery.flags) { flag, _ in flag },
+                ].merging(ldap.flags) { flag, _ in flag }.merging(delivery.flags) { flag, _ in flag }.merging(database.flags) { flag, _ in flag },
                 environment: environment)
         } catch {
             FileHandle.standardError.write(Data((error.report("sgserver: invalid configuration") + "\n").utf8))
             throw ExitCode(2)
         }
+        let databasePath = try settings.database.sqlitePath(program: "sgserver")
 
         switch settings.logFormat {
         case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
@@ -115,12 +116,12 @@ struct SGServer: AsyncParsableCommand {
         logger.logLevel = settings.logLevel
         do {
             // Tells `sgadmin restore` that the database is in use, for as long as this process lives.
-            let hold = try DatabaseHold.serving(settings.databasePath)
+            let hold = try DatabaseHold.serving(databasePath)
             defer { withExtendedLifetime(hold) {} }
             // The log is checkpointed by WALCheckpointService, not by the commits of requests.
-            let database = try AppDatabase.open(path: settings.databasePath, schema: .migrate, checkpointing: .background)
+            let database = try AppDatabase.open(path: databasePath, schema: .migrate, checkpointing: .background)
             let schema = try database.appliedMigrations()
-            logger.info("Database ready", metadata: ["path": "\(settings.databasePath)", "schema": "\(schema)"])
+            logger.info("Database ready", metadata: ["path": "\(databasePath)", "schema": "\(schema)"])
             if seedDemo || environment["SG_SEED_DEMO"] == "1" {
                 let today = try await database.services().company.today()
                 if let logins = try await DemoCompany.seedIfEmpty(database, today: today) {
@@ -163,7 +164,7 @@ struct SGServer: AsyncParsableCommand {
                 configuration: ServerConfiguration(
                     host: settings.host, port: settings.port, limits: connectionLimits(settings, logger: logger)),
                 services: services, logger: logger)
-            say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.databasePath), directory \(services.sessions.directory.kind))")
+            say("sgserver listening on http://\(settings.host):\(settings.port) (database \(databasePath), directory \(services.sessions.directory.kind))")
             // A group stops its services in reverse order: the server stops taking requests first, then the worker
             // finishes the sends under way.
             var running: [any Service] = [worker, feeds, app]

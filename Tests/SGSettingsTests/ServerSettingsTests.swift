@@ -9,8 +9,9 @@ struct ServerSettingsTests {
     /// sgserver's flags, keyed as it hands them over: every one declared, those in `given` given.
     static func flags(_ given: [String: String] = [:]) throws -> [String: String?] {
         var flags: [String: String?] = try LDAPOptions.parse([]).flags.merging(DeliveryOptions.parse([]).flags) { first, _ in first }
+            .merging(DatabaseOptions.parse([]).flags) { first, _ in first }
         for name in [
-            "SG_HOST", "SG_PORT", "SG_DATABASE", "SG_DIRECTORY", "SG_ACCESS_TOKEN_MINUTES", "SG_REFRESH_TOKEN_DAYS", "SG_LOG_LEVEL", "SG_LOGIN_MAX_FAILURES",
+            "SG_HOST", "SG_PORT", "SG_DIRECTORY", "SG_ACCESS_TOKEN_MINUTES", "SG_REFRESH_TOKEN_DAYS", "SG_LOG_LEVEL", "SG_LOGIN_MAX_FAILURES",
             "SG_LOGIN_MAX_FAILURES_PER_ADDRESS", "SG_LOGIN_FAILURE_WINDOW", "SG_TRUSTED_PROXIES", "SG_LOG_FORMAT", "SG_METRICS_ADDRESS",
         ] + Self.limitNames {
             flags[name] = .some(given[name])
@@ -78,7 +79,7 @@ struct ServerSettingsTests {
         let settings = try ServerSettings.resolve(flags: Self.flags(), environment: [:])
         #expect(settings.host == "127.0.0.1")
         #expect(settings.port == 8080)
-        #expect(settings.databasePath == "./var/sgemployee.sqlite")
+        #expect(settings.database == .sqlite(path: "./var/sgemployee.sqlite"))
         #expect(settings.sessionLifetimes == SessionLifetimes(access: 15 * 60, refresh: 30 * 86_400))
         #expect(settings.logLevel == .info)
         #expect(settings.loginLimits == LoginThrottle.Limits(perUsername: 5, perAddress: 20, window: 300))
@@ -156,16 +157,18 @@ struct ServerSettingsTests {
         ])
     }
 
-    @Test("the resolver: a setting without a flag is named by its variable; sgadmin's database path")
+    @Test("the resolver: a setting without a flag is named by its variable; the database file")
     func resolver() {
         var resolver = SettingsResolver(flags: ["SG_DATABASE": nil], environment: ["SG_DATABASE": "/srv/sg.sqlite", "SG_SECRET": " "])
         #expect(resolver.label("SG_DATABASE") == "SG_DATABASE / --database")
         #expect(resolver.label("SG_SECRET") == "SG_SECRET")
         #expect(resolver.value("SG_SECRET") == " ")
         #expect(resolver.text("SG_SECRET") == nil)
-        #expect(resolver.databasePath() == "/srv/sg.sqlite")
-        #expect(SettingsResolver(flags: ["SG_DATABASE": "given.sqlite"], environment: ["SG_DATABASE": "/srv/sg.sqlite"]).databasePath() == "given.sqlite")
-        #expect(SettingsResolver(flags: ["SG_DATABASE": nil], environment: [:]).databasePath() == "./var/sgemployee.sqlite")
+        #expect(resolver.databaseLocation() == .sqlite(path: "/srv/sg.sqlite"))
+        var given = SettingsResolver(flags: ["SG_DATABASE": "given.sqlite"], environment: ["SG_DATABASE": "/srv/sg.sqlite"])
+        #expect(given.databaseLocation() == .sqlite(path: "given.sqlite"))
+        var unset = SettingsResolver(flags: ["SG_DATABASE": nil], environment: [:])
+        #expect(unset.databaseLocation() == .sqlite(path: "./var/sgemployee.sqlite"))
 
         #expect(resolver.integer("SG_DATABASE", in: 1...9, default: 4) == 4)
         #expect(resolver.problems == ["SG_DATABASE / --database '/srv/sg.sqlite' is not a number between 1 and 9"])

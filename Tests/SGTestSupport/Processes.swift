@@ -19,13 +19,15 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs a built product to its end. Its environment is the tests' own without any SG_* setting of the machine
-/// running them, plus `environment`; `stdin` (if any) is its whole standard input.
+/// running them, plus `environment`; `stdin` (if any) is its whole standard input; it runs in `directory`, or the
+/// tests' own.
 public func runProduct(
-    _ name: String, _ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil
+    _ name: String, _ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil, directory: URL? = nil
 ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = builtProduct(name)
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
     var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SG_") }
     for (key, value) in extra { environment[key] = value }
     process.environment = environment
