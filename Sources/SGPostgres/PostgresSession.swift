@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresNIO
@@ -30,11 +31,38 @@ public final class PostgresSession: ExternalSQLConnection {
 
     public var dialect: SQLDialect { .postgres }
 
+    /// The answer being waited for, failed by the connection's closing: the driver leaves some answers pending
+    /// forever when the server ends the connection (a prepared statement's, seen with pg_terminate_backend).
+    private let waiting = NIOLockedValueBox<(closed: Bool, promise: EventLoopPromise<Void>?)>((false, nil))
+
     init(connection: PostgresConnection, logger: Logger, commits: CommitCounter, commitsTracked: @escaping @Sendable () -> Bool) {
         self.connection = connection
         self.logger = logger
         self.commits = commits
         self.commitsTracked = commitsTracked
+        let waiting = self.waiting
+        connection.closeFuture.whenComplete { _ in
+            let promise = waiting.withLockedValue { state in
+                state.closed = true
+                return state.promise
+            }
+            promise?.fail(PostgresFailure.connectionClosed)
+        }
+    }
+
+    /// Waits for `future` on this thread, or fails when the connection closes first.
+    private func answer<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        let closed = connection.eventLoop.makePromise(of: Void.self)
+        let alreadyClosed = waiting.withLockedValue { state in
+            state.promise = closed
+            return state.closed
+        }
+        defer { waiting.withLockedValue { $0.promise = nil } }
+        if alreadyClosed { throw PostgresFailure.connectionClosed }
+        let result = connection.eventLoop.makePromise(of: T.self)
+        future.cascade(to: result)
+        closed.futureResult.whenFailure { result.fail($0) }
+        return try result.futureResult.wait()
     }
 
     deinit {
@@ -104,7 +132,7 @@ public final class PostgresSession: ExternalSQLConnection {
     /// Runs `query` unnamed and collects its rows.
     func run(_ query: PostgresQuery) throws -> PostgresQueryResult {
         do {
-            let result = try connection.query(query, logger: logger).wait()
+            let result = try answer(connection.query(query, logger: logger))
             changes = result.metadata.rows ?? 0
             return result
         } catch {
@@ -115,7 +143,7 @@ public final class PostgresSession: ExternalSQLConnection {
     /// Prepares `sql` under a name of this connection, once.
     func prepare(_ sql: String) throws -> PreparedQuery {
         do {
-            return try connection.prepare(query: sql).wait()
+            return try answer(connection.prepare(query: sql))
         } catch {
             throw failure(error, sql: sql)
         }
@@ -123,7 +151,7 @@ public final class PostgresSession: ExternalSQLConnection {
 
     func execute(_ prepared: PreparedQuery, _ binds: [PostgresData], sql: String) throws -> [PostgresRow] {
         do {
-            return try prepared.execute(binds).wait()
+            return try answer(prepared.execute(binds))
         } catch {
             throw failure(error, sql: sql)
         }
@@ -146,6 +174,13 @@ public struct PostgresFailure: Error, CustomStringConvertible {
     public var sql: String?
     /// The connection is gone (the server restarted or the network failed): worth trying again on a new one.
     public var isConnectionLost = false
+
+    /// The connection closed while an answer was awaited.
+    static var connectionClosed: PostgresFailure {
+        var failure = PostgresFailure(message: "the connection to the server closed", sqlState: nil)
+        failure.isConnectionLost = true
+        return failure
+    }
 
     public init(message: String, sqlState: String?) {
         self.message = message
