@@ -235,6 +235,7 @@ public final class AppDatabase: Sendable {
     /// rolled back alone and its caller hears its error, the others commit. One commit writes the pages the units
     /// share (the indexes they all touch) once, and the writer is handed over once, instead of once per unit.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        guard grdbWriter != nil else { throw Self.sqliteOnly }
         // What this unit of work reads after its own commit must see it.
         sharedCommitCheck?.forget()
         defer { sharedCommitCheck?.forget() }
@@ -348,9 +349,14 @@ public final class AppDatabase: Sendable {
         return try await WriteWaitBound.$deadline.withValue(.now + .seconds(busyTimeout)) { try await body() }
     }
 
+    /// A read through GRDB, on SQLite only (the file's maintenance, tests of the file).
     public func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await Self.translatingErrors { try await writer.read(body) }
+        guard let grdbWriter else { throw Self.sqliteOnly }
+        return try await Self.translatingErrors { try await grdbWriter.read(body) }
     }
+
+    /// What GRDB's reads and writes throw on PostgreSQL.
+    static let sqliteOnly = SGError.conflict("This works on a SQLite database only.")
 
     /// A write transaction (BEGIN IMMEDIATE) whose statements run on the rules' SQL layer.
     func writing<T: Sendable>(_ body: @escaping @Sendable (SQLConnection) throws -> T) async throws -> T {
