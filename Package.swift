@@ -172,6 +172,9 @@ let package = Package(
             name: "SGSettings",
             dependencies: [
                 "SGCore",
+                // SG_DATABASE opens SQLite or PostgreSQL.
+                "SGStore",
+                "SGPostgres",
                 "SGLDAP",
                 "SGDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

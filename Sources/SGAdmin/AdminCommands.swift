@@ -515,7 +515,7 @@ struct Migrate: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            printOut("Schema up to date at \(try global.databasePath): \(try global.migrate().joined(separator: ", ")).\n")
+            printOut("Schema up to date at \(try global.location.shown): \(try global.migrate().joined(separator: ", ")).\n")
         }
     }
 }

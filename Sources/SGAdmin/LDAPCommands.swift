@@ -26,8 +26,9 @@ struct LDAPCommand: AsyncParsableCommand {
             try await running {
                 let directory = LDAPDirectory(configuration: try ldap.configuration(), logger: quietLogger())
                 // The app's side is optional: a check works before the database exists.
-                let database = try global.databasePath
-                let services = FileManager.default.fileExists(atPath: database) ? try? global.services() : nil
+                let location = try global.location
+                let exists = location.sqlitePath.map { FileManager.default.fileExists(atPath: $0) } ?? true
+                let services = exists ? try? global.services() : nil
                 let report = await directory.check(username: username, accounts: services?.accounts)
                 printOut(report.text() + "\n")
                 if !report.succeeded { throw ExitCode(1) }

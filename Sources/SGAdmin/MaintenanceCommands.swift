@@ -12,7 +12,7 @@ struct Backup: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            let database = try global.databasePath
+            let database = try global.sqlitePath(for: "backup", instead: "use pg_dump.")
             guard URL(fileURLWithPath: file).standardized != URL(fileURLWithPath: database).standardized else {
                 throw SGError.invalid(field: "FILE", message: "is the database itself; name another file")
             }
@@ -35,7 +35,7 @@ struct Restore: AsyncParsableCommand {
 
     func run() async throws {
         try await running {
-            let database = try global.databasePath
+            let database = try global.sqlitePath(for: "restore", instead: "use pg_restore.")
             let verified = try AppDatabase.restore(from: file, to: database)
             printOut("Restored \(file) into \(database).\n")
             if !verified.behind.isEmpty {
@@ -61,7 +61,7 @@ struct Check: AsyncParsableCommand {
     func run() async throws {
         var findings: [CheckFinding] = []
         try await running {
-            let database = try AppDatabase.open(path: global.databasePath, schema: .requireCurrent)
+            let database = try global.open()
             findings = try await database.checkInvariants()
         }
         let problems = findings.filter { $0.violations > 0 }

@@ -31,27 +31,39 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("as"), help: "Who is acting, recorded in the history: an admin's username or the operator's name [default: the OS user].")
     var actingAs: String?
 
-    /// The SQLite file the database settings name; settings with a problem are refused, each one named.
-    var databasePath: String {
+    /// The database the settings name; settings with a problem are refused, each one named.
+    var location: DatabaseLocation {
         get throws {
-            let location: DatabaseLocation
             do throws(SettingsProblems) {
-                location = try database.location(environment: ProcessInfo.processInfo.environment)
+                return try database.location(environment: ProcessInfo.processInfo.environment)
             } catch {
                 throw SGError.malformed(error.report("invalid database settings"))
             }
-            return try location.sqlitePath(program: "sgadmin")
         }
+    }
+
+    /// The SQLite file, for what only a file has (`backup`, `restore`); refused for PostgreSQL, with what to use.
+    func sqlitePath(for command: String, instead: String) throws -> String {
+        let location = try location
+        guard let path = location.sqlitePath else {
+            throw SGError.conflict("`sgadmin \(command)` works on a SQLite file; \(location.shown) is PostgreSQL: \(instead)")
+        }
+        return path
     }
 
     /// The core's services over the database, which must exist and be at this program's schema.
     func services() throws -> CoreServices {
-        try AppDatabase.open(path: databasePath, schema: .requireCurrent).services()
+        try location.open(schema: .requireCurrent).services()
+    }
+
+    /// The database, which must exist and be at this program's schema.
+    func open() throws -> AppDatabase {
+        try location.open(schema: .requireCurrent)
     }
 
     /// Creates the database or brings its schema up to date; returns every migration applied.
     func migrate() throws -> [String] {
-        try AppDatabase.open(path: databasePath, schema: .migrate).appliedMigrations()
+        try location.open(schema: .migrate).appliedMigrations()
     }
 
     /// The actor for transitions: an employee named by --as must be an active admin; any other name is the

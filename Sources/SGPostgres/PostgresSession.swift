@@ -124,6 +124,9 @@ public final class PostgresSession: ExternalSQLConnection {
         }
     }
 
+    /// The statements of a script, split where they end.
+    public static func statements(of script: String) -> [String] { PostgresSQL.statements(of: script) }
+
     /// Runs a script of several statements (a migration), one after the other.
     public func executeScript(_ script: String) throws {
         for statement in PostgresSQL.statements(of: script) { _ = try run(PostgresQuery(unsafeSQL: statement)) }
@@ -200,6 +203,11 @@ public struct PostgresFailure: Error, CustomStringConvertible {
                 sqlState = nil
                 isConnectionLost = true
             }
+        } else if case .server(let reported) = error as? PostgresError {
+            // The driver's older calls (prepared statements) report the server's error this way.
+            message = reported.fields[.message] ?? "\(reported)"
+            sqlState = reported.fields[.sqlState]
+            if let state = sqlState, state.hasPrefix("57P") || state.hasPrefix("08") { isConnectionLost = true }
         } else if let error = error as? PostgresFailure {
             self = error
         } else {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SGPostgres
+import SGStore
 
 /// Where the database of sgserver and sgadmin is: a SQLite file, or a PostgreSQL server (issue 19).
 public enum DatabaseLocation: Sendable, Equatable {
@@ -120,10 +122,13 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// libpq's `sslmode`, with its default.
-    public enum SSLMode: String, Sendable, CaseIterable {
-        case disable, allow, prefer, require
-        case verifyCA = "verify-ca"
-        case verifyFull = "verify-full"
+    public typealias SSLMode = PostgresEndpoint.TLSMode
+
+    /// What the engine connects with.
+    public var endpoint: PostgresEndpoint {
+        PostgresEndpoint(
+            host: host, port: port, username: user, password: password, database: database, tls: sslMode, poolSize: poolSize,
+            acquireTimeout: acquireTimeout)
     }
 
     /// `user@host:port/database`, never the password: what logs and messages show.
@@ -213,15 +218,25 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension DatabaseLocation {
-    /// The SQLite file to open. This build cannot open PostgreSQL yet: `program` stops there, with a line on standard
-    /// error and exit status 2. Both binaries meet a PostgreSQL location here and nowhere else.
-    public func sqlitePath(program: String) throws(ExitCode) -> String {
+    /// The SQLite file, or nil for PostgreSQL (for what only a file has: backups, the server's hold on it).
+    public var sqlitePath: String? {
+        if case .sqlite(let path) = self { return path }
+        return nil
+    }
+
+    /// Opens the database, SQLite or PostgreSQL: both binaries open it here. `checkpointing` applies to SQLite.
+    public func open(schema: AppDatabase.SchemaPolicy, checkpointing: AppDatabase.Checkpointing = .automatic) throws -> AppDatabase {
         switch self {
-        case .sqlite(let path):
-            return path
-        case .postgres(let location):
-            FileHandle.standardError.write(Data("\(program): PostgreSQL (\(location)) is not available in this build yet\n".utf8))
-            throw ExitCode(2)
+        case .sqlite(let path): try AppDatabase.open(path: path, schema: schema, checkpointing: checkpointing)
+        case .postgres(let location): try AppDatabase.open(postgres: location.endpoint, schema: schema)
+        }
+    }
+
+    /// For messages: the file, or the PostgreSQL database without its password.
+    public var shown: String {
+        switch self {
+        case .sqlite(let path): path
+        case .postgres(let location): "postgres://\(location)"
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import SGCore
 
 /// A small demo company for `make run`: a dozen employees, one admin, public holidays, requests in every
@@ -28,8 +27,7 @@ public enum DemoCompany {
 
     /// Seeds the company when it has no employees yet; returns the logins, or nil if data was already there.
     public static func seedIfEmpty(_ database: AppDatabase, today: CalendarDate, bcryptCost: UInt8 = 10) async throws -> [Login]? {
-        let count = try await database.read { (db: Database) in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM employees") ?? 0 }
-        guard count == 0 else { return nil }
+        guard try await database.column(sql: "SELECT COUNT(*) FROM employees") == ["0"] else { return nil }
 
         // Requests made at the start of the year (so past dates were in the future then), then decided.
         let clock = FixedClock(today: CalendarDate(year: today.year, month: 1, day: 1)!)

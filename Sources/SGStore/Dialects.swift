@@ -26,6 +26,14 @@ extension SQLDialect {
         }
     }
 
+    /// Whether the text `haystack` contains the text `needle` (SQLite's instr, PostgreSQL's strpos).
+    func contains(_ haystack: String, _ needle: String) -> String {
+        switch self {
+        case .sqlite: "instr(\(haystack), \(needle)) > 0"
+        case .postgres: "strpos(\(haystack), \(needle)) > 0"
+        }
+    }
+
     /// `column` equal to `parameter` ignoring the case of ASCII letters (SQLite's NOCASE).
     func equalIgnoringCase(_ column: String, _ parameter: String) -> String {
         switch self {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SGCore
+import SGPostgres
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -78,7 +79,36 @@ extension AppDatabase {
     /// `PRAGMA integrity_check` and every invariant of Invariants.sql (foreign keys included) on one snapshot, then
     /// every year's balances, as the core computes them, never below zero.
     public func checkInvariants() async throws -> [CheckFinding] {
-        var findings = try await read { db in
+        var findings = try await postgres == nil ? sqliteChecks() : postgresChecks()
+        let holidays = services().holidays
+        // The host's operator reads every balance, as `sgadmin export --balances` does.
+        let checker = Actor(employeeID: nil, name: "check (sgadmin)", isAdmin: true)
+        let years = try await column(sql: "SELECT DISTINCT year FROM holiday_request_days ORDER BY year").compactMap { $0.flatMap { Int($0) } }
+        for year in years {
+            let below = try await holidays.balances(year: year, by: checker).filter { $0.1.remaining < .zero }
+            findings.append(CheckFinding(
+                check: "balances of \(year) never below zero", violations: below.count,
+                detail: below.isEmpty ? nil : below.prefix(10).map(\.0.username).joined(separator: ", ")))
+        }
+        return findings
+    }
+
+    /// PostgreSQL's invariants, in its dialect (Invariants.postgres.sql), on one snapshot. PostgreSQL checks its
+    /// own pages and foreign keys as it goes; it has no integrity check to ask for.
+    private func postgresChecks() throws -> [CheckFinding] {
+        let invariants = String(decoding: PackageResources.Invariants_postgres_sql, as: UTF8.self)
+        return try reading { connection in
+            try PostgresSession.statements(of: invariants).map { sql in
+                try connection.with(sql) { statement in
+                    guard try statement.step() else { throw SGError.conflict("The check `\(sql.prefix(60))` gave no row.") }
+                    return CheckFinding(check: statement.text(0), violations: statement.int(1))
+                }
+            }
+        }
+    }
+
+    private func sqliteChecks() async throws -> [CheckFinding] {
+        try await read { db in
             var findings = [try Self.integrity(db)]
             let invariants = String(decoding: PackageResources.Invariants_sql, as: UTF8.self)
             let statements = try db.allStatements(sql: invariants)
@@ -88,17 +118,6 @@ extension AppDatabase {
             }
             return findings
         }
-        let holidays = services().holidays
-        // The host's operator reads every balance, as `sgadmin export --balances` does.
-        let checker = Actor(employeeID: nil, name: "check (sgadmin)", isAdmin: true)
-        let years = try await read { db in try Int.fetchAll(db, sql: "SELECT DISTINCT year FROM holiday_request_days ORDER BY year") }
-        for year in years {
-            let below = try await holidays.balances(year: year, by: checker).filter { $0.1.remaining < .zero }
-            findings.append(CheckFinding(
-                check: "balances of \(year) never below zero", violations: below.count,
-                detail: below.isEmpty ? nil : below.prefix(10).map(\.0.username).joined(separator: ", ")))
-        }
-        return findings
     }
 
     private static func integrity(_ db: Database) throws -> CheckFinding {
@@ -231,6 +250,8 @@ extension AppDatabase {
     /// Why nothing could be saved now, judged without writing (the readiness check): a read-only or full file
     /// system, or a file or folder the server may not write. Nil when writable, or for an in-memory database.
     public func writabilityProblem() -> String? {
+        // PostgreSQL's server answers for its own disk: a full or read-only one fails the write, which says so.
+        guard postgres == nil else { return nil }
         let path = writer.path
         guard path != ":memory:", !path.isEmpty else { return nil }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

@@ -106,7 +106,6 @@ struct SGServer: AsyncParsableCommand {
             FileHandle.standardError.write(Data((error.report("sgserver: invalid configuration") + "\n").utf8))
             throw ExitCode(2)
         }
-        let databasePath = try settings.database.sqlitePath(program: "sgserver")
 
         switch settings.logFormat {
         case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
@@ -115,13 +114,13 @@ struct SGServer: AsyncParsableCommand {
         var logger = Logger(label: "sgserver")
         logger.logLevel = settings.logLevel
         do {
-            // Tells `sgadmin restore` that the database is in use, for as long as this process lives.
-            let hold = try DatabaseHold.serving(databasePath)
+            // Tells `sgadmin restore` that the SQLite file is in use, for as long as this process lives.
+            let hold = try settings.database.sqlitePath.map(DatabaseHold.serving)
             defer { withExtendedLifetime(hold) {} }
-            // The log is checkpointed by WALCheckpointService, not by the commits of requests.
-            let database = try AppDatabase.open(path: databasePath, schema: .migrate, checkpointing: .background)
+            // SQLite's log is checkpointed by WALCheckpointService, not by the commits of requests.
+            let database = try settings.database.open(schema: .migrate, checkpointing: .background)
             let schema = try database.appliedMigrations()
-            logger.info("Database ready", metadata: ["path": "\(databasePath)", "schema": "\(schema)"])
+            logger.info("Database ready", metadata: ["database": "\(settings.database.shown)", "schema": "\(schema)"])
             if seedDemo || environment["SG_SEED_DEMO"] == "1" {
                 let today = try await database.services().company.today()
                 if let logins = try await DemoCompany.seedIfEmpty(database, today: today) {
@@ -164,7 +163,7 @@ struct SGServer: AsyncParsableCommand {
                 configuration: ServerConfiguration(
                     host: settings.host, port: settings.port, limits: connectionLimits(settings, logger: logger)),
                 services: services, logger: logger)
-            say("sgserver listening on http://\(settings.host):\(settings.port) (database \(databasePath), directory \(services.sessions.directory.kind))")
+            say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.database.shown), directory \(services.sessions.directory.kind))")
             // A group stops its services in reverse order: the server stops taking requests first, then the worker
             // finishes the sends under way.
             var running: [any Service] = [worker, feeds, app]

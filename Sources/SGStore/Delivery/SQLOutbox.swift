@@ -100,7 +100,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
 
     func webhookSubscriptions(for event: DeliveryEvent) throws -> [WebhookSubscription] {
         // Events are stored space-separated; padding both sides makes the match exact.
-        try webhooks(where: "disabled_at IS NULL AND instr(' ' || events || ' ', ?) > 0") { $0.bind(1, " \(event.rawValue) ") }
+        try webhooks(where: "disabled_at IS NULL AND \(connection.dialect.contains("' ' || events || ' '", "?"))") { $0.bind(1, " \(event.rawValue) ") }
     }
 
     func pushDevices(employeeID: Int64) throws -> [Device] {
@@ -259,7 +259,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             WHERE id IN (
                 SELECT id FROM outbox
                 WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3)
-                  AND instr(?5, ' ' || channel || ' ') > 0
+                  AND \(connection.dialect.contains("?5", "' ' || channel || ' '"))
                 ORDER BY next_attempt_at, id LIMIT ?4)
             RETURNING \(Self.messageColumns)
             """

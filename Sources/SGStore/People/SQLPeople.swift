@@ -61,7 +61,7 @@ struct SQLPeople: PeopleWriting {
             binders.append { $0.bind($1, active ? 1 : 0) }
         }
         for term in terms {
-            conditions.append("instr(e.search_text, ?) > 0")
+            conditions.append(connection.dialect.contains("e.search_text", "?"))
             binders.append { $0.bind($1, term) }
         }
         func bindAll(_ statement: SQLStatement, _ binders: [(SQLStatement, Int32) -> Void]) {
