@@ -315,11 +315,15 @@ struct DatabaseSettingsTests {
         #expect(throws: SettingsProblems.self) { try DatabaseOptions.parse(["--database", "mysql://x/y"]).location(environment: [:]) }
     }
 
-    @Test("opening: a SQLite location gives its file; PostgreSQL stops the program with status 2")
-    func opening() throws {
-        #expect(try DatabaseLocation.sqlite(path: "/srv/sg.sqlite").sqlitePath(program: "test") == "/srv/sg.sqlite")
-        #expect(throws: ExitCode(2)) {
-            try DatabaseLocation.postgres(PostgresLocation(host: "db", user: "sg", database: "h")).sqlitePath(program: "test")
-        }
+    @Test("a location names its file (SQLite only) and shows itself without the password")
+    func shownAndFile() {
+        #expect(DatabaseLocation.sqlite(path: "/srv/sg.sqlite").sqlitePath == "/srv/sg.sqlite")
+        var location = PostgresLocation(host: "db", user: "sg", database: "h", password: "secret", sslMode: .require)
+        location.poolSize = 20
+        let postgres = DatabaseLocation.postgres(location)
+        #expect(postgres.sqlitePath == nil)
+        #expect(postgres.shown == "postgres://sg@db:5432/h")
+        let endpoint = location.endpoint
+        #expect(endpoint.password == "secret" && endpoint.tls == .require && endpoint.poolSize == 20 && endpoint.database == "h")
     }
 }
