@@ -24,28 +24,52 @@ fi
 echo "== scripts/venv.sh"
 scripts/venv.sh || echo "warning: scripts/venv.sh failed; the delivery tests will say what is missing"
 
-echo "== swift test"
-# One test at a time: on two cores it is faster than in parallel, and the outage tests measure their
-# timeouts without other tests starving the scheduler.
-# No "|| true" here: it would run after a failing pipeline and reset PIPESTATUS to 0.
-swift test --skip-build --disable-xctest --no-parallel 2>&1 | tee "$log" | grep -vE "^(◇|↳)|passed after"
-status=${PIPESTATUS[0]}
+# PostgreSQL for the second engine's tests: a throwaway cluster on 127.0.0.1, stopped and removed at the end.
+echo "== scripts/postgres.sh start"
+pgdir=$(mktemp -d /tmp/sg-test-pg.XXXXXX)
+trap 'scripts/postgres.sh stop "$pgdir" >/dev/null 2>&1; rm -rf "$pgdir" "$log"' EXIT
+if scripts/postgres.sh start "$pgdir"; then
+    eval "$(scripts/postgres.sh env "$pgdir" | sed 's/^/export /')"
+else
+    echo "warning: no PostgreSQL cluster; the PostgreSQL tests will say so"
+fi
 
-# Swift Testing closes with "Test run with N tests in M suites passed|failed ...".
-total=$(grep -oE "Test run with [0-9]+ test" "$log" | grep -oE "[0-9]+" | tail -1)
-# Failed tests, not the closing "✘ Test run with ... failed after", which the same pattern matches.
-failed=$(grep -E "^✘ Test .* failed after" "$log" | grep -cv "^✘ Test run with" || true)
-passed=$(( ${total:-0} - failed ))
-if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
-grep -E "^✘" "$log" | head -50 || true
-echo "swift test: $passed passed, $failed failed"
+passed=0
+failed=0
+all_ok=0
+# One `swift test` run: its counts join the total. Swift Testing closes with "Test run with N tests in M suites
+# passed|failed ...".
+run_tests() {
+    local label=$1
+    shift
+    echo "== swift test$label"
+    # No "|| true" here: it would run after a failing pipeline and reset PIPESTATUS to 0.
+    "$@" swift test --skip-build --disable-xctest --no-parallel "${filter[@]}" 2>&1 | tee "$log" | grep -vE "^(◇|↳)|passed after"
+    local status=${PIPESTATUS[0]} total run_failed
+    total=$(grep -oE "Test run with [0-9]+ test" "$log" | grep -oE "[0-9]+" | tail -1)
+    # Failed tests, not the closing "✘ Test run with ... failed after", which the same pattern matches.
+    run_failed=$(grep -E "^✘ Test .* failed after" "$log" | grep -cv "^✘ Test run with" || true)
+    if [ "$status" -ne 0 ] && [ "$run_failed" -eq 0 ]; then run_failed=1; fi
+    grep -E "^✘" "$log" | head -50 || true
+    echo "swift test$label: $(( ${total:-0} - run_failed )) passed, $run_failed failed"
+    passed=$((passed + ${total:-0} - run_failed))
+    failed=$((failed + run_failed))
+    [ "$status" -eq 0 ] || all_ok=1
+}
+
+# Every suite, on SQLite. One test at a time: on two cores it is faster than in parallel, and the outage tests
+# measure their timeouts without other tests starving the scheduler.
+filter=()
+run_tests "" env
+# The store and API suites again, on PostgreSQL.
+filter=(--filter "SGStoreTests|SGAPITests")
+run_tests " on PostgreSQL" env SG_TEST_ENGINE=postgres
 
 # A check script ending with "N passed, M failed": its counts join the total; a failing exit with no failure
 # counted counts as one.
-all_ok=$status
 check() {
-    echo "== $1"
-    "$1" 2>&1 | tee "$log"
+    echo "== $*"
+    "$@" 2>&1 | tee "$log"
     local check_status=${PIPESTATUS[0]} check_passed check_failed
     check_passed=$(tail -1 "$log" | grep -oE "^[0-9]+ passed" | grep -oE "[0-9]+")
     check_failed=$(tail -1 "$log" | grep -oE "[0-9]+ failed" | grep -oE "[0-9]+")
@@ -62,7 +86,7 @@ check scripts/crash-check.sh
 # Clients generated from the contract (Swift and Python) build and drive a live server.
 check scripts/client-check.sh
 # PostgreSQL's schema means what SQLite's does, on a throwaway cluster (scripts/postgres.sh).
-check scripts/schema-parity.py
+check scripts/schema-parity.py --cluster "$pgdir"
 
 echo "$passed passed, $failed failed"
 [ "$all_ok" -eq 0 ]
