@@ -290,7 +290,7 @@ let package = Package(
             name: "SGAdminTests",
             dependencies: [
                 // The tests run the built sgadmin and sgserver binaries, as an operator would.
-                "sgadmin", "sgserver", "SGAPI", "SGCore", "SGStore", "SGTestSupport",
+                "sgadmin", "sgserver", "SGAPI", "SGCore", "SGStore", "SGTestSupport", "SGPostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

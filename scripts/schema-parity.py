@@ -27,6 +27,7 @@ INVARIANTS_POSTGRES = os.path.join(ROOT, "Sources", "SGStore", "Invariants.postg
 
 # Tables of the engines' own bookkeeping, not of the schema.
 SQLITE_OWN = {"sqlite_sequence", "grdb_migrations"}
+POSTGRES_OWN = {"commit_generation"}
 TYPES = {"INTEGER": "bigint", "TEXT": "text", "BLOB": "bytea", "REAL": "double precision"}
 ON_DELETE = {"a": "NO ACTION", "r": "RESTRICT", "c": "CASCADE", "n": "SET NULL", "d": "SET DEFAULT"}
 
@@ -245,7 +246,9 @@ def postgres_catalog(pg):
     for table, name in pg.rows("SELECT tgrelid::regclass::text, tgname FROM pg_trigger "
                                "WHERE NOT tgisinternal AND tgrelid::regclass::text NOT LIKE 'pg_%'"):
         catalog["triggers"].add((table, name))
-    return catalog
+    # PostgreSQL's own bookkeeping (the commit generation that replaces SQLite's data_version) is not compared.
+    return {kind: {entry for entry in entries if entry[0] not in POSTGRES_OWN} if kind != "tables"
+            else entries - POSTGRES_OWN for kind, entries in catalog.items()}
 
 
 def compare_catalogs(check, lite, pg):

@@ -607,3 +607,13 @@ CREATE TABLE idempotency_keys (
     PRIMARY KEY (employee_id, key)
 );
 CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+
+-- PostgreSQL's own bookkeeping, with no SQLite table: the count of committed write transactions. Every write
+-- transaction adds one before it commits (AppDatabase), and each unit of work reads it once: a cache of the rendered
+-- views and per-connection values is valid while the count has not moved, whichever server committed. It stands in
+-- for SQLite's `PRAGMA data_version`.
+CREATE TABLE commit_generation (
+    id BIGINT PRIMARY KEY DEFAULT 1 CHECK (id = 1),
+    n BIGINT NOT NULL
+);
+INSERT INTO commit_generation (id, n) VALUES (1, 0);

@@ -48,40 +48,29 @@ public struct PostgresEndpoint: Sendable, Equatable {
     public var description: String { "postgres://\(username)@\(host):\(port)/\(database)" }
 }
 
-/// The channel every write transaction notifies when it commits, so that each process empties its caches.
-public let commitChannel = "sgemployee_commits"
-
 /// This process's PostgreSQL connections: at most `poolSize`, each used by one thread at a time, opened when first
-/// needed and replaced when they break (a restart of the server, say). A dedicated connection LISTENs for the
-/// commits of every process on the database and advances `commits`.
+/// needed and replaced when they break (a restart of the server, say).
 public final class PostgresPool: @unchecked Sendable {
     public let endpoint: PostgresEndpoint
-    /// Commits heard of, this process's and others'; see `SQLConnection.validatedCache()`.
-    public let commits = CommitCounter()
     private let logger: Logger
     /// Guards `idle` and `open`, and is signalled when a connection is given back.
     private let available = NSCondition()
     private var idle: [SQLConnection] = []
     /// Connections open, idle or in use.
     private var open = 0
-    private let listening = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
 
-    /// Whether `commits` is known to follow every commit (false while the listener is not connected).
-    public var commitsTracked: Bool { listening.load(ordering: .acquiring) }
-
-    public init(endpoint: PostgresEndpoint, logger: Logger = Logger(label: "sgemployee.postgres"), listen: Bool = true) throws {
+    public init(endpoint: PostgresEndpoint, logger: Logger = Logger(label: "sgemployee.postgres")) throws {
         self.endpoint = endpoint
         self.logger = logger
         // Fail early, with the server's reason, when the database cannot be reached at all.
         idle = [try openConnection()]
         open = 1
-        if listen { startListener() }
     }
 
     deinit { stopped.store(true, ordering: .releasing) }
 
-    /// Closes the idle connections and stops listening; connections in use close when given back.
+    /// Closes the idle connections; connections in use close when given back.
     public func shutdown() {
         stopped.store(true, ordering: .releasing)
         available.lock()
@@ -180,49 +169,8 @@ public final class PostgresPool: @unchecked Sendable {
     }
 
     private func openConnection() throws -> SQLConnection {
-        let session = PostgresSession(
-            connection: try connect(), logger: logger, commits: commits,
-            commitsTracked: { [weak self] in self?.commitsTracked ?? false })
+        let session = PostgresSession(connection: try connect(), logger: logger)
         return SQLConnection(external: session)
-    }
-
-    /// A thread that keeps one connection LISTENing to `commitChannel`, reconnecting after a failure; every
-    /// notification (and every loss of the connection, during which commits may be missed) advances `commits`.
-    /// It holds the pool only while it acts, so the pool can go away, and then the thread ends.
-    private func startListener() {
-        let thread = Thread { [weak self] in
-            var delay = 0.05
-            while true {
-                var listener: PostgresConnection?
-                do {
-                    guard let pool = self, !pool.stopped.load(ordering: .acquiring) else { return }
-                    let connection = try pool.connect()
-                    listener = connection
-                    let commits = pool.commits
-                    connection.addListener(channel: commitChannel) { _, _ in commits.advance() }
-                    _ = try connection.query(PostgresQuery(unsafeSQL: "LISTEN \(commitChannel)"), logger: pool.logger).wait()
-                    // Commits made before LISTEN took effect were not announced to us: count them as one.
-                    commits.advance()
-                    pool.listening.store(true, ordering: .releasing)
-                    delay = 0.05
-                } catch {
-                    self?.logger.warning("Not listening for other servers' commits: \(error)")
-                }
-                while let connection = listener, !connection.isClosed, let pool = self, !pool.stopped.load(ordering: .acquiring) {
-                    _ = pool
-                    Thread.sleep(forTimeInterval: 0.1)
-                }
-                try? listener?.close().wait()
-                guard let pool = self else { return }
-                pool.listening.store(false, ordering: .releasing)
-                pool.commits.advance()
-                if pool.stopped.load(ordering: .acquiring) { return }
-                Thread.sleep(forTimeInterval: delay)
-                delay = min(delay * 2, 2)
-            }
-        }
-        thread.name = "postgres-listener"
-        thread.start()
     }
 }
 

@@ -17,12 +17,11 @@ public final class PostgresSession: ExternalSQLConnection {
     let connection: PostgresConnection
     private let logger: Logger
     private var statements: [String: PostgresStatement] = [:]
-    /// The commits this process has heard of (its own and other servers', through LISTEN).
-    private let commits: CommitCounter
-    /// Whether the count above can be trusted for caching (false while the listener is reconnecting).
-    private let commitsTracked: @Sendable () -> Bool
-    private var cacheGeneration: UInt64 = .max
+    /// The database's commit generation when `cacheStorage` was last validated; see `validatedCache()`.
+    private var cacheGeneration: Int64 = -1
     private var cacheStorage = ConnectionCache()
+    /// The generation read by the last `validatedCache()`.
+    public private(set) var generation: Int64 = -1
     /// Whether a transaction is open on this connection (BEGIN without COMMIT or ROLLBACK yet).
     public internal(set) var inTransaction = false
     public private(set) var changes = 0
@@ -35,11 +34,9 @@ public final class PostgresSession: ExternalSQLConnection {
     /// forever when the server ends the connection (a prepared statement's, seen with pg_terminate_backend).
     private let waiting = NIOLockedValueBox<(closed: Bool, promise: EventLoopPromise<Void>?)>((false, nil))
 
-    init(connection: PostgresConnection, logger: Logger, commits: CommitCounter, commitsTracked: @escaping @Sendable () -> Bool) {
+    init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
         self.logger = logger
-        self.commits = commits
-        self.commitsTracked = commitsTracked
         let waiting = self.waiting
         connection.closeFuture.whenComplete { _ in
             let promise = waiting.withLockedValue { state in
@@ -57,7 +54,11 @@ public final class PostgresSession: ExternalSQLConnection {
             state.promise = closed
             return state.closed
         }
-        defer { waiting.withLockedValue { $0.promise = nil } }
+        defer {
+            waiting.withLockedValue { $0.promise = nil }
+            // Every promise is completed (NIO insists); after the answer, this one no longer matters.
+            closed.succeed(())
+        }
         if alreadyClosed { throw PostgresFailure.connectionClosed }
         let result = connection.eventLoop.makePromise(of: T.self)
         future.cascade(to: result)
@@ -104,9 +105,14 @@ public final class PostgresSession: ExternalSQLConnection {
         return statement.int64(0)
     }
 
+    /// One read of the database's commit generation (the `commit_generation` row every write transaction moves):
+    /// the cache is emptied when it moved, whichever process or server committed. Like SQLite's data_version, the
+    /// check is made at the start of each unit of work, so nothing committed before it is missed.
     public func validatedCache() throws -> ConnectionCache? {
-        guard commitsTracked() else { return nil }
-        let generation = commits.current
+        let statement = try statement("SELECT n FROM commit_generation WHERE id = 1")
+        defer { statement.reset() }
+        guard try statement.step() else { throw PostgresFailure(message: "the commit_generation row is missing", sqlState: nil) }
+        generation = statement.int64(0)
         if generation != cacheGeneration {
             cacheStorage = ConnectionCache()
             cacheGeneration = generation

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Or, with `open(postgres:)`, a pool of PostgreSQL connections shared by several processes and servers: the same
 /// statements, the same one-writer-at-a-time transactions (an advisory lock), caches emptied by every commit of
-/// every process (LISTEN/NOTIFY).
+/// every process (a commit generation in the database, read once per unit of work).
 public final class AppDatabase: Sendable {
     /// GRDB's connection(s) on SQLite; nil on PostgreSQL.
     private let grdbWriter: (any DatabaseWriter)?
@@ -65,9 +65,9 @@ public final class AppDatabase: Sendable {
     }
 
     /// Connects to the PostgreSQL database at `endpoint` and (with `.migrate`) brings its schema up to date.
-    public static func open(postgres endpoint: PostgresEndpoint, schema: SchemaPolicy = .migrate, listen: Bool = true) throws -> AppDatabase {
+    public static func open(postgres endpoint: PostgresEndpoint, schema: SchemaPolicy = .migrate) throws -> AppDatabase {
         try translatingErrors {
-            let database = AppDatabase(postgres: try PostgresPool(endpoint: endpoint, listen: listen))
+            let database = AppDatabase(postgres: try PostgresPool(endpoint: endpoint))
             try database.prepareSchema(schema)
             return database
         }
@@ -366,7 +366,7 @@ public final class AppDatabase: Sendable {
 
     /// A write transaction on PostgreSQL, on a thread of its own (the driver's calls block): the transaction takes
     /// one advisory lock first, so that writers of every process and server run one at a time, as on SQLite, and
-    /// what each checks still holds when it commits. Its commit is announced to every process (NOTIFY).
+    /// what each checks still holds when it commits. It moves the commit generation, which every process reads.
     private func writing<T: Sendable>(on postgres: PostgresPool, _ body: @escaping @Sendable (SQLConnection) throws -> T) async throws -> T {
         sharedCommitCheck?.forget()
         defer { sharedCommitCheck?.forget() }
@@ -383,9 +383,8 @@ public final class AppDatabase: Sendable {
                     try connection.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))")
                     let began = ContinuousClock.now
                     let result = try body(connection)
-                    try connection.execute("SELECT pg_notify('\(commitChannel)', '')")
+                    try connection.execute("UPDATE commit_generation SET n = n + 1 WHERE id = 1")
                     try session.execute("COMMIT")
-                    postgres.commits.advance()
                     self.batchesCommitted.add(1, ordering: .relaxed)
                     metrics?.record(asked: asked, began: began, committed: .now)
                     return result
@@ -413,10 +412,9 @@ public final class AppDatabase: Sendable {
     ) throws -> (result: T, commitGeneration: UInt64?) {
         if let postgres {
             return try Self.translatingErrors {
-                try postgres.withConnection(until: .now + postgres.endpoint.acquireTimeout) { connection, _ in
+                try postgres.withConnection(until: .now + postgres.endpoint.acquireTimeout) { connection, session in
                     let cache = try connection.validatedCache()
-                    guard cache != nil else { return (try body(connection, nil), nil) }
-                    let generation = postgres.commits.current
+                    let generation = UInt64(session.generation)
                     sharedCommitCheck?.remember(generation)
                     return (try body(connection, cache), generation)
                 }
@@ -437,14 +435,7 @@ public final class AppDatabase: Sendable {
     /// (`withSharedCommitCheck`) has already checked and not written since.
     @usableFromInline
     func commitGeneration() throws -> UInt64? {
-        if let postgres {
-            guard postgres.commitsTracked else { return nil }
-            if let shared = sharedCommitCheck?.generation { return shared }
-            let generation = postgres.commits.current
-            sharedCommitCheck?.remember(generation)
-            return generation
-        }
-        guard readers != nil else { return nil }
+        guard readers != nil || postgres != nil else { return nil }
         if let shared = sharedCommitCheck?.generation { return shared }
         return try withCheckedReader { _, _ in }.commitGeneration
     }

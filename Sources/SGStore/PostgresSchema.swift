@@ -43,9 +43,8 @@ enum PostgresSchema {
                 }
                 applied.append(migration.identifier)
             }
-            if !applied.isEmpty { try connection.execute("SELECT pg_notify('\(commitChannel)', '')") }
+            if !applied.isEmpty { try connection.execute("UPDATE commit_generation SET n = n + 1 WHERE id = 1") }
             try session.execute("COMMIT")
-            if !applied.isEmpty { pool.commits.advance() }
             return applied
         }
     }

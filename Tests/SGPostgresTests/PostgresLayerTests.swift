@@ -10,7 +10,7 @@ struct ScratchDatabase {
 
     init(poolSize: Int = 4, acquireTimeout: Duration = .seconds(5)) throws {
         let base = try PostgresTestCluster.endpoint()
-        admin = try PostgresPool(endpoint: base, listen: false)
+        admin = try PostgresPool(endpoint: base)
         let name = "layer_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased())"
         try admin.withConnection(until: .now + .seconds(30)) { _, session in try session.execute("CREATE DATABASE \(name)") }
         var endpoint = base
@@ -86,7 +86,7 @@ enum PostgresTestCluster {
     @Test func theStoresStatementsRunWithTheirAccessors() throws {
         let scratch = try ScratchDatabase()
         defer { scratch.cleanUp() }
-        let pool = try PostgresPool(endpoint: scratch.endpoint, listen: false)
+        let pool = try PostgresPool(endpoint: scratch.endpoint)
         defer { pool.shutdown() }
         try pool.withConnection(until: .now + .seconds(5)) { connection, session in
             try session.executeScript("""
@@ -137,7 +137,7 @@ enum PostgresTestCluster {
     @Test func aFailedStatementLeavesTheConnectionUsableAndIsReported() throws {
         let scratch = try ScratchDatabase(poolSize: 1)
         defer { scratch.cleanUp() }
-        let pool = try PostgresPool(endpoint: scratch.endpoint, listen: false)
+        let pool = try PostgresPool(endpoint: scratch.endpoint)
         defer { pool.shutdown() }
         #expect(throws: PostgresFailure.self) {
             try pool.withConnection(until: .now + .seconds(5)) { connection, session in
@@ -159,7 +159,7 @@ enum PostgresTestCluster {
     @Test func aBusyPoolGivesUpAtTheDeadline() throws {
         let scratch = try ScratchDatabase(poolSize: 1)
         defer { scratch.cleanUp() }
-        let pool = try PostgresPool(endpoint: scratch.endpoint, listen: false)
+        let pool = try PostgresPool(endpoint: scratch.endpoint)
         defer { pool.shutdown() }
         _ = try pool.withConnection(until: .now + .seconds(5)) { _, _ in
             #expect(throws: PostgresPoolTimeout.self) {
@@ -171,7 +171,7 @@ enum PostgresTestCluster {
     @Test func aConnectionTheServerEndedIsReplaced() throws {
         let scratch = try ScratchDatabase(poolSize: 1)
         defer { scratch.cleanUp() }
-        let pool = try PostgresPool(endpoint: scratch.endpoint, listen: false)
+        let pool = try PostgresPool(endpoint: scratch.endpoint)
         defer { pool.shutdown() }
         let first = try pool.withConnection(until: .now + .seconds(5)) { connection, _ in
             try connection.with("SELECT pg_backend_pid()") { statement in
@@ -179,7 +179,7 @@ enum PostgresTestCluster {
                 return statement.int64(0)
             }
         }
-        let other = try PostgresPool(endpoint: scratch.endpoint, listen: false)
+        let other = try PostgresPool(endpoint: scratch.endpoint)
         defer { other.shutdown() }
         try other.withConnection(until: .now + .seconds(5)) { connection, _ in
             try connection.execute("SELECT pg_terminate_backend(CAST(? AS INTEGER))") { statement in statement.bind(1, first) }
@@ -204,21 +204,34 @@ enum PostgresTestCluster {
         #expect(second != first)
     }
 
-    @Test func commitsOfAnyConnectionAreHeardByTheListener() async throws {
-        let scratch = try ScratchDatabase()
+    @Test func aConnectionsCacheLastsUntilAnyConnectionMovesTheCommitGeneration() throws {
+        let scratch = try ScratchDatabase(poolSize: 1)
         defer { scratch.cleanUp() }
-        let pool = try PostgresPool(endpoint: scratch.endpoint, listen: true)
+        let pool = try PostgresPool(endpoint: scratch.endpoint)
         defer { pool.shutdown() }
-        // Bounded: the listener connects within a few seconds.
-        for _ in 0..<200 where !pool.commitsTracked { try await Task.sleep(for: .milliseconds(25)) }
-        #expect(pool.commitsTracked)
-        let before = pool.commits.current
-        let other = try PostgresPool(endpoint: scratch.endpoint, listen: false)
+        let other = try PostgresPool(endpoint: scratch.endpoint)
         defer { other.shutdown() }
-        try other.withConnection(until: .now + .seconds(5)) { connection, _ in
-            try connection.execute("SELECT pg_notify('\(commitChannel)', '')")
+        try other.withConnection(until: .now + .seconds(5)) { _, session in
+            try session.executeScript("CREATE TABLE commit_generation (id BIGINT PRIMARY KEY, n BIGINT NOT NULL); INSERT INTO commit_generation VALUES (1, 0)")
         }
-        for _ in 0..<200 where pool.commits.current == before { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(pool.commits.current > before)
+        func cached() throws -> (value: String?, generation: Int64) {
+            try pool.withConnection(until: .now + .seconds(5)) { connection, session in
+                let cache = try connection.validatedCache()
+                defer { cache?[Named.self] = "kept" }
+                return (cache?[Named.self], session.generation)
+            }
+        }
+        #expect(try cached().value == nil)
+        #expect(try cached() == ("kept", 0))
+        // Another process commits: the next check sees it.
+        try other.withConnection(until: .now + .seconds(5)) { connection, _ in
+            try connection.execute("UPDATE commit_generation SET n = n + 1 WHERE id = 1")
+        }
+        #expect(try cached() == (nil, 1))
+        #expect(try cached() == ("kept", 1))
     }
+}
+
+enum Named: ConnectionCacheKey {
+    static var initialValue: String? { nil }
 }

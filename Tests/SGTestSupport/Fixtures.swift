@@ -23,7 +23,11 @@ public struct Fixture: Sendable {
     /// A new database of the engine under test (`TestEngine`), or the one at `path`, with admin, admin2, alice and
     /// bob, all with `password`.
     public static func make(path: String? = nil, today: CalendarDate = Fixture.today) async throws -> Fixture {
-        let database = try path.map { try TestEngine.open(path: $0) } ?? TestEngine.newDatabase()
+        try await make(on: try path.map { try TestEngine.open(path: $0) } ?? TestEngine.newDatabase(), today: today)
+    }
+
+    /// The fixture's employees on `database`, which must be empty.
+    public static func make(on database: AppDatabase, today: CalendarDate = Fixture.today) async throws -> Fixture {
         let hash = try await Passwords.hash(password, cost: 4)
         let clock = FixedClock(today: today)
         let services = database.services(clock: clock)

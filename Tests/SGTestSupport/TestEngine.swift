@@ -65,7 +65,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
     public func administer(_ sql: String) throws {
         let pool = try lock.withLock {
             if let admin { return admin }
-            let pool = try PostgresPool(endpoint: try Self.endpoint(), listen: false)
+            let pool = try PostgresPool(endpoint: try Self.endpoint())
             admin = pool
             return pool
         }
@@ -113,7 +113,7 @@ public final class PostgresTestCluster: @unchecked Sendable {
         var endpoint = try Self.endpoint()
         endpoint.database = name
         // Migrated, then closed: a template must have no connections when it is copied.
-        let database = try AppDatabase.open(postgres: endpoint, listen: false)
+        let database = try AppDatabase.open(postgres: endpoint)
         database.closeConnections()
         lock.lock()
         template = name
