@@ -133,6 +133,10 @@ public final class AppDatabase: Sendable {
 
     /// The first column of each row `sql` gives, as text (nil for NULL), on either engine: for tests and tools.
     public func column(sql: String) async throws -> [String?] {
+        try await onReadThread { [self] in try self.columnNow(sql: sql) }
+    }
+
+    private func columnNow(sql: String) throws -> [String?] {
         try reading { connection in
             try connection.with(sql) { statement in
                 var values: [String?] = []
@@ -400,6 +404,16 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// Runs `work`, reads of this database, where they belong: on SQLite right here (they take microseconds); on
+    /// PostgreSQL on a thread that may block, since the driver's calls wait for the server, and the tasks' few
+    /// shared threads must stay free for the other requests. The unit of work's commit check goes along.
+    @usableFromInline
+    func onReadThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        guard postgres != nil else { return try work() }
+        let check = SharedCommitCheck.current
+        return try await Self.onOwnThread { try SharedCommitCheck.$current.withValue(check) { try work() } }
+    }
+
     /// `withReader` on a connection whose caches have just been checked against the last commit (`validatedCache`),
     /// with the commit generation as of that check: a number that moves whenever anything (this process, sgadmin,
     /// any connection) has committed since, so a value computed from reads begun after the check is current for as
@@ -557,7 +571,7 @@ struct SQLStore<Reading, Writing>: TransactionalStore {
     let writing: @Sendable (SQLConnection) -> Writing
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Reading) throws -> T) async throws -> T {
-        try database.reading { connection in try body(reading(connection)) }
+        try await database.onReadThread { [database, reading] in try database.reading { connection in try body(reading(connection)) } }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Writing) throws -> T) async throws -> T {

@@ -36,7 +36,9 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     public func value(
         for key: Key, isCurrent: (Value) -> Bool, compute: () async throws -> Value
     ) async throws -> Value {
-        guard let generation = try database.commitGeneration() else { return try await compute() }
+        guard let generation = try await database.onReadThread({ [database] in try database.commitGeneration() }) else {
+            return try await compute()
+        }
         let kept = state.withLock { state in state.generation == generation ? state.entries[key] : nil }
         if let kept, isCurrent(kept) { return kept }
         let value = try await compute()

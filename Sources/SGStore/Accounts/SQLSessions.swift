@@ -68,6 +68,10 @@ struct SQLSessions: SessionStore {
     /// nothing has been committed to the database since it was read (`SQLConnection.validatedCache`): ending a
     /// session or deactivating its employee is a commit, so the very next request sees it.
     func session(accessDigest: Data, at now: Date) async throws -> AuthenticatedSession? {
+        try await database.onReadThread { [database] in try Self.session(database, accessDigest: accessDigest, at: now) }
+    }
+
+    private static func session(_ database: AppDatabase, accessDigest: Data, at now: Date) throws -> AuthenticatedSession? {
         try database.withCheckedReader { connection, cache -> AuthenticatedSession? in
             if let cached = cache?[CachedTokens.self][accessDigest] {
                 if cached.expiresAt > now { return cached.session }
@@ -94,12 +98,12 @@ struct SQLSessions: SessionStore {
 
     func refresh(_ claim: RefreshClaim, to next: NextTokens) async throws -> RefreshOutcome {
         // Anyone may send a well-formed token: one that names no session costs a read, never the write lock.
-        let named = try database.withReader { connection in
+        let named = try await database.onReadThread { [database] in try database.withReader { connection in
             try connection.with("SELECT 1 FROM sessions WHERE handle = ?") { statement in
                 statement.bind(1, claim.handle)
                 return try statement.step()
             }
-        }
+        } }
         guard named else { return .unknown }
         return try await database.writing { connection -> RefreshOutcome in
             let now = claim.at
@@ -143,6 +147,10 @@ struct SQLSessions: SessionStore {
     }
 
     func sessions(employeeID: Int64, at now: Date) async throws -> [SessionSummary] {
+        try await database.onReadThread { [database] in try Self.sessions(database, employeeID: employeeID, at: now) }
+    }
+
+    private static func sessions(_ database: AppDatabase, employeeID: Int64, at now: Date) throws -> [SessionSummary] {
         try database.reading { connection in
             try connection.with(
                 """
