@@ -149,7 +149,9 @@ public final class PostgresPool: @unchecked Sendable {
         var configuration = PostgresConnection.Configuration(
             host: endpoint.host, port: endpoint.port, username: endpoint.username, password: endpoint.password,
             database: endpoint.database, tls: tls)
-        configuration.options.connectTimeout = .nanoseconds(Int64(endpoint.acquireTimeout.components.seconds) * 1_000_000_000)
+        // Connecting is part of the wait for a connection, but not cut shorter than a slow network needs.
+        let wait = max(endpoint.acquireTimeout, .seconds(2))
+        configuration.options.connectTimeout = .nanoseconds(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
         return configuration
     }
 

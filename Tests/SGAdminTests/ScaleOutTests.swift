@@ -179,4 +179,75 @@ import Testing
         #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
         #expect(server.process.isRunning)
     }
+
+    @Test func twoProcessesClaimingTheOutboxNeverClaimOneMessageTwice() async throws {
+        let (endpoint, _) = try await Self.company(aliceDays: 20)
+        // Two pools on one database: two servers' delivery workers.
+        let first = try AppDatabase.open(postgres: endpoint, schema: .requireCurrent)
+        let second = try AppDatabase.open(postgres: endpoint, schema: .requireCurrent)
+        defer {
+            first.closeConnections()
+            second.closeConnections()
+        }
+        let services = first.services(clock: FixedClock(today: Fixture.today))
+        try await services.delivery.announce(DeliveryConfiguration(emailEnabled: true, publicURL: "https://hr.example.com"))
+        let admin = try #require(try await services.accounts.employee(username: "admin"))
+        // One e-mail per active employee with an address, for each of ten notices.
+        for index in 0..<10 {
+            _ = try await services.notices.post(NoticeDraft(title: "Notice \(index)", body: "Body"), by: admin.actor)
+        }
+        let queued = try await services.delivery.counts()[.pending] ?? 0
+        #expect(queued >= 20)
+        let workers = [first.services(clock: FixedClock(today: Fixture.today)).delivery, second.services(clock: FixedClock(today: Fixture.today)).delivery]
+        let claimed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    var ids: [Int64] = []
+                    while true {
+                        let batch = try await workers[index % 2].claim(owner: "worker-\(index)", limit: 3)
+                        if batch.isEmpty { return ids }
+                        ids += batch.map(\.id)
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int64]()) { $0 += $1 }
+        }
+        #expect(claimed.count == queued)
+        #expect(Set(claimed).count == claimed.count)
+    }
+
+    @Test func everyConnectionBusyPastTheWaitIsAnsweredUnavailable() async throws {
+        var endpoint = try PostgresTestCluster.shared.newDatabase()
+        endpoint.poolSize = 1
+        endpoint.acquireTimeout = .milliseconds(200)
+        let database = try AppDatabase.open(postgres: endpoint)
+        defer { database.closeConnections() }
+        // A write that keeps the only connection for two seconds.
+        let held = Task.detached { try await database.execute(sql: "SELECT pg_sleep(2)") }
+        try await Task.sleep(for: .milliseconds(300))
+        do {
+            _ = try await database.column(sql: "SELECT 1")
+            Issue.record("a read got a connection that was in use")
+        } catch let error as SGError {
+            guard case .unavailable(_, let retryAfter) = error else { throw error }
+            #expect(retryAfter >= 1)
+        }
+        _ = try await held.value
+        #expect(try await database.column(sql: "SELECT 1") == ["1"])
+    }
+
+    @Test func aProgramOlderThanTheDatabasesSchemaRefusesIt() async throws {
+        let endpoint = try PostgresTestCluster.shared.newDatabase()
+        let database = try AppDatabase.open(postgres: endpoint)
+        try await database.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('9999_from_the_future')")
+        database.closeConnections()
+        for policy in [AppDatabase.SchemaPolicy.migrate, .requireCurrent] {
+            #expect {
+                _ = try AppDatabase.open(postgres: endpoint, schema: policy)
+            } throws: { error in
+                guard case SGError.schemaTooNew(let message) = error else { return false }
+                return message.contains("9999_from_the_future")
+            }
+        }
+    }
 }
