@@ -134,6 +134,31 @@ targets += [
      str(delivery["delivery_draining"]["error_count"] + delivery["delivery_after"]["error_count"])),
 ]
 
+# PostgreSQL (bench/postgres.sh): the same scenarios on one and two servers, each against its own baseline run, and
+# that ratio against SQLite's.
+postgres = None
+if os.path.exists(os.path.join(ARGS.dir, "pg_baseline.json")):
+    postgres = {"copy": read_json(os.path.join(ARGS.dir, "pg_copy.json")), "one_server": {}, "two_servers": {}}
+    for label, prefix, keys in (("one_server", "pg_", ("baseline", "me_holidays", "admin_pending", "writes")),
+                                ("two_servers", "pg2_", ("baseline", "me_holidays", "admin_pending"))):
+        runs = {key: read_json(os.path.join(ARGS.dir, prefix + key + ".json")) for key in keys}
+        for key, result in runs.items():
+            result["error_count"] = sum(result["errors"].values())
+            result["ratio_to_baseline"] = round(result["rps"] / runs["baseline"]["rps"], 3)
+            if key in results:
+                result["vs_sqlite"] = round(result["ratio_to_baseline"] / results[key]["ratio_to_baseline"], 3)
+        postgres[label] = runs
+    check = json.load(open(os.path.join(ARGS.dir, "pg_check.json")))
+    postgres["check_clean"] = check.get("clean", False)
+    one = postgres["one_server"]
+    targets += [
+        ("PostgreSQL: scenario 2 (year view) >= 70% of SQLite's share", one["me_holidays"]["vs_sqlite"] >= 0.70,
+         f'{one["me_holidays"]["vs_sqlite"]:.0%} ({one["me_holidays"]["ratio_to_baseline"]:.0%} of its baseline)'),
+        ("PostgreSQL: scenario 3 (pending list) >= 70% of SQLite's share", one["admin_pending"]["vs_sqlite"] >= 0.70,
+         f'{one["admin_pending"]["vs_sqlite"]:.0%} ({one["admin_pending"]["ratio_to_baseline"]:.0%} of its baseline)'),
+        ("PostgreSQL: invariants hold (sgadmin check)", postgres["check_clean"], "clean" if postgres["check_clean"] else "problems"),
+    ]
+
 now = datetime.datetime.now(datetime.timezone.utc)
 report = {
     "date": now.isoformat(timespec="seconds"),
@@ -148,6 +173,7 @@ report = {
     "server": {"rss_mib_after_run": server_rss_mib, "peak_rss_mib": round(int(ARGS.server_hwm_kib) / 1024, 1)},
     "invariants": invariants,
     "delivery": delivery,
+    "postgres": postgres,
     "targets": [{"target": name, "met": met, "measured": value} for name, met, value in targets],
 }
 path = os.path.join("bench", "results", now.strftime("bench-%Y%m%d-%H%M%S.json"))
@@ -188,6 +214,16 @@ print(f"| {'scenario 2 beside delivery':<48} | {'req/s':>8} | {'vs 1':>5} | {'p5
 print(f"|{'-' * 50}|{'-' * 10}|{'-' * 7}|{'-' * 9}|{'-' * 9}|")
 for label, result in (("while the outbox drains", draining), ("after, outbox empty", after)):
     print(f"| {label:<48} | {result['rps']:>8.0f} | {result['ratio_to_baseline']:>5.0%} | {result['p50_ms']:>7.2f} | {result['p99_ms']:>7.2f} |")
+if postgres:
+    print(f"\nPostgreSQL (the company copied in: {postgres['copy']['copy_seconds']:.0f} s); 'vs 1' is against the same "
+          "engine's baseline run, 'vs SQLite' that share against SQLite's")
+    print(f"| {'scenario':<40} | {'req/s':>8} | {'vs 1':>5} | {'vs SQLite':>9} | {'p50 ms':>7} | {'p99 ms':>7} | {'errors':>6} |")
+    print(f"|{'-' * 42}|{'-' * 10}|{'-' * 7}|{'-' * 11}|{'-' * 9}|{'-' * 9}|{'-' * 8}|")
+    for label, runs in (("one server", postgres["one_server"]), ("two servers", postgres["two_servers"])):
+        for key, result in runs.items():
+            versus = f"{result['vs_sqlite']:.0%}" if "vs_sqlite" in result else ""
+            print(f"| {label + ': ' + key:<40} | {result['rps']:>8.0f} | {result['ratio_to_baseline']:>5.0%} | {versus:>9} | "
+                  f"{result['p50_ms']:>7.2f} | {result['p99_ms']:>7.2f} | {result['error_count']:>6} |")
 print(f"\nserver RSS after the run: {server_rss_mib:.0f} MiB (peak {report['server']['peak_rss_mib']:.0f} MiB)")
 print(f"invariants: {'all hold' if not broken else 'BROKEN'} ({len(invariants)} checks)")
 for check in broken:
@@ -202,6 +238,10 @@ if broken:
     sys.exit(1)
 if any(results[key]["error_count"] for key, _ in scenarios):
     print("bench: FAILED: a load saw errors", file=sys.stderr)
+    sys.exit(1)
+if postgres and (not postgres["check_clean"] or any(
+        result["error_count"] for runs in (postgres["one_server"], postgres["two_servers"]) for result in runs.values())):
+    print("bench: FAILED: PostgreSQL's runs saw errors or its invariants are broken", file=sys.stderr)
     sys.exit(1)
 if not (delivery["received"] == delivery["queued"] == delivery["distinct_message_ids"]) or delivery["pending_left"] or delivery["dead"]:
     print("bench: FAILED: the outbox did not deliver every e-mail exactly once", file=sys.stderr)

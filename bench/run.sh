@@ -5,7 +5,8 @@
 #
 # Settings (environment): BENCH_SECONDS (per scenario, default 15), BENCH_CONNECTIONS (64), BENCH_THREADS (wrk
 # threads, 2), BENCH_SEED (42), BENCH_EMPLOYEES (10000), BENCH_REQUESTS (300000), BENCH_YEARS (5),
-# BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix, 100), BENCH_DIR (./var/bench). Scenario 7 (who is
+# BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix, 100), BENCH_DIR (./var/bench), BENCH_POSTGRES
+# (1: the main scenarios again on PostgreSQL, bench/postgres.sh; 0: SQLite only). Scenario 7 (who is
 # off) reads June of the busiest year, before the write mix changes the data.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -222,6 +223,12 @@ PY
 say "delivery: $(cat "$dir/delivery.json")"
 cleanup
 trap - EXIT
+
+# The same company on PostgreSQL, one and two servers (BENCH_POSTGRES=0 leaves it out).
+if [ "${BENCH_POSTGRES:-1}" != 0 ]; then
+    source bench/postgres.sh
+    postgres_scenarios
+fi
 
 python3 bench/report.py --dir "$dir" --seed "$seed" --seconds "$seconds" --connections "$connections" --threads "$threads" \
     --paced-delay "$paced_delay" --busiest-year "$busiest_year" --free-year "$free_year" --pending-rows "$pending_rows" \

@@ -1,0 +1,80 @@
+# Sourced by bench/run.sh after the SQLite scenarios: the same company, copied into PostgreSQL (a throwaway cluster of
+# scripts/postgres.sh on 127.0.0.1), served by one and then two release sgserver processes, driven by the same wrk
+# scenarios. Results: $dir/pg_*.json (one server) and $dir/pg2_*.json (two servers: a wrk per server, half the
+# connections each, requests added up). Uses run.sh's run_wrk, $bin, $db, $dir, $connections, $seconds.
+
+postgres_scenarios() {
+    local pgdir="$dir/postgres" url pg_url servers=() ports=() pids=()
+    say "PostgreSQL: a cluster on 127.0.0.1, the company copied in with sgadmin copy"
+    scripts/postgres.sh start "$pgdir" >&2 || fail "cannot start a PostgreSQL cluster"
+    eval "$(scripts/postgres.sh env "$pgdir" | sed 's/^/export /')"
+    pg_cleanup() {
+        for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+        for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+        scripts/postgres.sh stop "$pgdir" >/dev/null 2>&1 || true
+    }
+    trap pg_cleanup EXIT
+    url="${SG_TEST_POSTGRES_URL}?sslmode=disable"
+    local copy_start copy_end
+    copy_start=$(date +%s%N)
+    "$bin/sgadmin" copy --database "$db" --to "$url" > "$dir/pg_copy.txt" 2>&1 || { cat "$dir/pg_copy.txt" >&2; fail "sgadmin copy into PostgreSQL"; }
+    copy_end=$(date +%s%N)
+    printf '{"copy_seconds":%.1f}\n' "$(( (copy_end - copy_start) / 1000000 ))e-3" > "$dir/pg_copy.json"
+    say "copied in $(cat "$dir/pg_copy.json")"
+
+    # start_pg_server: one more release sgserver on the database; its port and pid join ports and pids.
+    start_pg_server() {
+        local server_port
+        server_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+        SG_DATABASE="$url" "$bin/sgserver" --host 127.0.0.1 --port "$server_port" --log-level warning \
+            --writes-per-minute 1000000 --database-pool-size 16 > "$dir/pg_server_${#ports[@]}.log" 2>&1 &
+        pids+=($!)
+        ports+=("$server_port")
+        for _ in $(seq 1 100); do
+            curl -sf "http://127.0.0.1:$server_port/v1/health" >/dev/null && return 0
+            kill -0 "${pids[-1]}" 2>/dev/null || break
+            sleep 0.2
+        done
+        cat "$dir/pg_server_$(( ${#ports[@]} - 1 )).log" >&2
+        fail "sgserver on PostgreSQL did not start"
+    }
+
+    start_pg_server
+    local saved_port=$port
+    port=${ports[0]}
+    say "PostgreSQL, one server: warm-up (3 s, not reported)"
+    run_wrk pg_warmup me_holidays.lua /v1/me/holidays 3
+    say "PostgreSQL, one server: 1 baseline, 2 employee, 3 admin pending, 4 write mix"
+    run_wrk pg_baseline baseline.lua /v1/health "$seconds"
+    run_wrk pg_me_holidays me_holidays.lua /v1/me/holidays "$seconds"
+    run_wrk pg_admin_pending admin_pending.lua "/v1/holidays?status=pending" "$seconds"
+    run_wrk pg_writes writes.lua / "$seconds"
+
+    start_pg_server
+    say "PostgreSQL, two servers (a wrk for each, half the connections each)"
+    local scenario name script path half=$((connections / 2))
+    for scenario in "baseline baseline.lua /v1/health" "me_holidays me_holidays.lua /v1/me/holidays" \
+        "admin_pending admin_pending.lua /v1/holidays?status=pending"; do
+        read -r name script path <<< "$scenario"
+        (port=${ports[0]}; connections=$half; run_wrk "pg2_${name}_a" "$script" "$path" "$seconds") &
+        local first=$!
+        (port=${ports[1]}; connections=$half; run_wrk "pg2_${name}_b" "$script" "$path" "$seconds") &
+        local second=$!
+        wait "$first" || fail "wrk on the first PostgreSQL server ($name)"
+        wait "$second" || fail "wrk on the second PostgreSQL server ($name)"
+        python3 - "$dir/pg2_${name}_a.json" "$dir/pg2_${name}_b.json" "$dir/pg2_${name}.json" <<'PY'
+import json, sys
+a, b = (json.load(open(path)) for path in sys.argv[1:3])
+errors = {key: a["errors"][key] + b["errors"][key] for key in a["errors"]}
+json.dump({"requests": a["requests"] + b["requests"], "seconds": max(a["seconds"], b["seconds"]),
+           "rps": round(a["rps"] + b["rps"], 1), "p50_ms": max(a["p50_ms"], b["p50_ms"]),
+           "p99_ms": max(a["p99_ms"], b["p99_ms"]), "errors": errors}, open(sys.argv[3], "w"))
+PY
+    done
+    port=$saved_port
+
+    say "PostgreSQL: invariants"
+    "$bin/sgadmin" check --json --database "$url" > "$dir/pg_check.json" || true
+    pg_cleanup
+    trap - EXIT
+}
