@@ -63,14 +63,18 @@ struct Copy: AsyncParsableCommand {
     /// TARGET by the rules of --database; its password from --to-password-file, the URL or the libpq file, never
     /// from the source's SG_DATABASE_PASSWORD_FILE.
     private func targetLocation() throws -> DatabaseLocation {
-        var options = DatabaseOptions()
-        options.database = target
-        options.databasePasswordFile = toPasswordFile
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SG_DATABASE") }
+        var settings = SettingsResolver(
+            flags: ["SG_DATABASE": target, "SG_DATABASE_PASSWORD_FILE": toPasswordFile], environment: environment)
+        let location = settings.databaseLocation()
         do throws(SettingsProblems) {
-            return try options.location(environment: environment)
+            return try settings.checked(location)
         } catch {
-            throw SGError.malformed(error.report("invalid --to"))
+            // The settings speak of --database; here they are --to's.
+            let report = error.report("invalid --to")
+                .replacingOccurrences(of: "SG_DATABASE_PASSWORD_FILE / --database-password-file", with: "--to-password-file")
+                .replacingOccurrences(of: "SG_DATABASE / --database", with: "--to")
+            throw SGError.malformed(report)
         }
     }
 
