@@ -17,7 +17,7 @@ public struct SGAdmin: AsyncParsableCommand {
             Pending.self, List.self, Show.self, Approve.self, Reject.self, Revert.self, Cancel.self,
             AllowanceCommand.self, UserCommand.self, HolidaysCommand.self, NoticeCommand.self, CompanyCommand.self,
             Migrate.self, Export.self, LDAPCommand.self, OutboxCommand.self, WebhookCommand.self, LeaveTypeCommand.self,
-            Backup.self, Restore.self, Check.self,
+            Backup.self, Restore.self, Check.self, Copy.self,
             TeamCommand.self, PushCommand.self,
         ])
 
