@@ -11,6 +11,8 @@ struct CopiedTable: Sendable {
     let columns: [(name: String, kind: Kind)]
     /// A total order for reading in batches: the primary key, or every column when there is none.
     let order: [String]
+    /// Whether `order` is the primary key, so that a batch can start after the last key read instead of at an offset.
+    let orderIsKey: Bool
     /// An `id INTEGER PRIMARY KEY` whose counter (PostgreSQL's identity, SQLite's AUTOINCREMENT) must continue.
     let hasCountedID: Bool
     /// Declared AUTOINCREMENT on SQLite: its counter is in sqlite_sequence.
@@ -103,7 +105,7 @@ extension AppDatabase {
                     (column.name, column.type.contains("INT") ? .integer : column.type.contains("BLOB") ? .blob : .text)
                 }
                 let table = CopiedTable(
-                    name: name, columns: columns, order: key.isEmpty ? info.map(\.name) : key,
+                    name: name, columns: columns, order: key.isEmpty ? info.map(\.name) : key, orderIsKey: !key.isEmpty,
                     hasCountedID: key == ["id"] && info.first { $0.name == "id" }?.type == "INTEGER",
                     autoincrement: sql.uppercased().contains("AUTOINCREMENT"), seeded: seeded)
                 tables[name] = (table, parents.subtracting([name]))
@@ -177,22 +179,41 @@ extension AppDatabase {
         case null, integer(Int64), text(String), blob(Data)
     }
 
-    /// The table's rows in batches of `batchSize` (PostgreSQL hands a statement's rows over all at once).
+    /// The table's rows in batches of `batchSize` (PostgreSQL hands a statement's rows over all at once), each batch
+    /// read after the last key of the one before (an offset would read the skipped rows again, batch after batch)
+    /// and written by one INSERT of all its rows (one round trip to PostgreSQL, not one a row).
     private static func copyRows(
         of table: CopiedTable, total: Int, from source: SQLConnection, to destination: SQLConnection, batchSize: Int,
         progress: (String, Int, Int) -> Void
     ) throws {
         let names = table.columns.map { CopiedTable.quote($0.name) }
-        let select = "SELECT \(names.joined(separator: ", ")) FROM \(table.quoted) ORDER BY "
-            + table.order.map(CopiedTable.quote).joined(separator: ", ") + " LIMIT ? OFFSET ?"
-        let insert = "INSERT INTO \(table.quoted) (\(names.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let keyIndexes = table.order.compactMap { key in table.columns.firstIndex { $0.name == key } }
+        let keyList = table.order.map(CopiedTable.quote).joined(separator: ", ")
+        let keyPlaceholders = Array(repeating: "?", count: keyIndexes.count).joined(separator: ", ")
+        let selectColumns = "SELECT \(names.joined(separator: ", ")) FROM \(table.quoted)"
+        let first = "\(selectColumns) ORDER BY \(keyList) LIMIT ?"
+        let after = table.orderIsKey
+            ? "\(selectColumns) WHERE (\(keyList)) > (\(keyPlaceholders)) ORDER BY \(keyList) LIMIT ?"
+            : "\(selectColumns) ORDER BY \(keyList) LIMIT ? OFFSET ?"
+        let row = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        func insert(_ rows: Int) -> String {
+            "INSERT INTO \(table.quoted) (\(names.joined(separator: ", "))) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
+        }
         var copied = 0
+        var lastKey: [Value]?
         progress(table.name, 0, total)
         while true {
-            let batch = try source.with(select) { statement in
-                statement.bind(1, batchSize)
-                statement.bind(2, copied)
+            let batch = try source.with(lastKey == nil ? first : after) { statement in
+                var parameter: Int32 = 0
+                if let lastKey, table.orderIsKey {
+                    for value in lastKey {
+                        parameter += 1
+                        bind(value, statement, parameter)
+                    }
+                }
+                parameter += 1
+                statement.bind(parameter, batchSize)
+                if lastKey != nil && !table.orderIsKey { statement.bind(parameter + 1, copied) }
                 var rows: [[Value]] = []
                 while try statement.step() {
                     rows.append(table.columns.enumerated().map { index, column in
@@ -207,22 +228,27 @@ extension AppDatabase {
                 }
                 return rows
             }
-            for row in batch {
-                try destination.execute(insert) { statement in
+            if !batch.isEmpty {
+                try destination.execute(insert(batch.count)) { statement in
                     // A NULL is left unbound: NULL on SQLite, and of the column's type on PostgreSQL.
-                    for (index, value) in row.enumerated() {
-                        switch value {
-                        case .null: break
-                        case .integer(let value): statement.bind(Int32(index + 1), value)
-                        case .text(let value): statement.bind(Int32(index + 1), value)
-                        case .blob(let value): statement.bind(Int32(index + 1), blob: value)
-                        }
+                    for (rowIndex, values) in batch.enumerated() {
+                        for (index, value) in values.enumerated() { bind(value, statement, Int32(rowIndex * names.count + index + 1)) }
                     }
                 }
             }
             copied += batch.count
             if !batch.isEmpty { progress(table.name, copied, total) }
             if batch.count < batchSize { return }
+            lastKey = keyIndexes.map { batch[batch.count - 1][$0] }
+        }
+    }
+
+    private static func bind(_ value: Value, _ statement: SQLStatement, _ index: Int32) {
+        switch value {
+        case .null: break
+        case .integer(let value): statement.bind(index, value)
+        case .text(let value): statement.bind(index, value)
+        case .blob(let value): statement.bind(index, blob: value)
         }
     }
 
