@@ -28,6 +28,11 @@ LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN (make_date(substr(day, 1, 4)::int, substr(day, 6, 2)::int, substr(day, 9, 2)::int) - DATE '2000-01-01')
        + 2451544.5;
 
+-- SQLite's instr(): where `needle` first starts in `haystack`, from 1; 0 when it does not occur.
+CREATE FUNCTION instr(haystack text, needle text) RETURNS bigint
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN strpos(haystack, needle);
+
 -- The trigger that refuses a change, with SQLite's message (TG_ARGV[0]).
 CREATE FUNCTION sg_refuse() RETURNS trigger
 LANGUAGE plpgsql AS $$
