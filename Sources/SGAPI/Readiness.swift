@@ -22,7 +22,8 @@ final class Readiness: Sendable {
         if let last = last.withLock({ $0 }), ContinuousClock.now - last.at < Self.reuse { return last.problems }
         var problems: [String] = []
         let database = services.database
-        if let problem = database.writabilityProblem() { problems.append("database: \(problem)") }
+        // The checks of the file and its disk are SQLite's; a PostgreSQL server keeps its files to itself.
+        if database.dialect == .sqlite, let problem = database.writabilityProblem() { problems.append("database: \(problem)") }
         do {
             let (missing, unknown) = try database.migrationDifferences()
             if !missing.isEmpty { problems.append("database: schema migrations not applied: \(missing.joined(separator: ", "))") }

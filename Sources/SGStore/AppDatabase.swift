@@ -123,22 +123,21 @@ public final class AppDatabase: Sendable {
 
     /// Runs `sql`, one statement, in a write transaction of its own, on either engine: for tests and tools that
     /// change rows directly, outside the rules.
-    public func execute(sql: String, _ arguments: [String?] = []) async throws {
+    public func execute(sql: String, _ arguments: [SQLArgument] = []) async throws {
         try await writing { connection in
-            try connection.execute(sql) { statement in
-                for (index, argument) in arguments.enumerated() { statement.bind(Int32(index + 1), argument) }
-            }
+            try connection.execute(sql) { statement in SQLArgument.bind(arguments, to: statement) }
         }
     }
 
     /// The first column of each row `sql` gives, as text (nil for NULL), on either engine: for tests and tools.
-    public func column(sql: String) async throws -> [String?] {
-        try await onReadThread { [self] in try self.columnNow(sql: sql) }
+    public func column(sql: String, _ arguments: [SQLArgument] = []) async throws -> [String?] {
+        try await onReadThread { [self] in try self.columnNow(sql: sql, arguments) }
     }
 
-    private func columnNow(sql: String) throws -> [String?] {
+    private func columnNow(sql: String, _ arguments: [SQLArgument]) throws -> [String?] {
         try reading { connection in
             try connection.with(sql) { statement in
+                SQLArgument.bind(arguments, to: statement)
                 var values: [String?] = []
                 while try statement.step() { values.append(statement.optionalText(0)) }
                 return values
@@ -731,6 +730,28 @@ private final class PendingWrites: Sendable {
             }
             defer { state.units.removeAll(keepingCapacity: true) }
             return state.units
+        }
+    }
+}
+
+/// A value bound to `execute(sql:_:)` or `column(sql:_:)`: text (or NULL), an integer or a blob.
+public enum SQLArgument: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
+    case text(String?)
+    case integer(Int64)
+    case blob(Data)
+
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(nilLiteral: ()) { self = .text(nil) }
+
+    static func bind(_ arguments: [SQLArgument], to statement: SQLStatement) {
+        for (offset, argument) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            switch argument {
+            case .text(let value): statement.bind(index, value)
+            case .integer(let value): statement.bind(index, value)
+            case .blob(let value): statement.bind(index, blob: value)
+            }
         }
     }
 }

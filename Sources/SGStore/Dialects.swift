@@ -34,6 +34,12 @@ extension SQLDialect {
         }
     }
 
+    /// `left` differs from `right`, NULL being a value like any other: SQLite's `IS NOT`, PostgreSQL's
+    /// `IS DISTINCT FROM`.
+    func distinct(_ left: String, _ right: String) -> String {
+        self == .sqlite ? "\(left) IS NOT \(right)" : "\(left) IS DISTINCT FROM \(right)"
+    }
+
     /// `column` equal to `parameter` ignoring the case of ASCII letters (SQLite's NOCASE).
     func equalIgnoringCase(_ column: String, _ parameter: String) -> String {
         switch self {

@@ -75,8 +75,9 @@ import SGTestSupport
             #expect(mail.giveUpAt == mail.createdAt.addingTimeInterval(30 * 60))
             // Stored only as its digest.
             let token = try Self.token(in: mail)
-            let stored = try await h.fixture.database.read { db in try Data.fetchAll(db, sql: "SELECT token_hash FROM password_resets") }
-            #expect(stored.contains(Digests.sha256(Array(token.utf8))) && !stored.contains(Data(token.utf8)))
+            let kept = "SELECT COUNT(*) FROM password_resets WHERE token_hash = ?"
+            #expect(try await h.fixture.database.column(sql: kept, [.blob(Digests.sha256(Array(token.utf8)))]) == ["1"])
+            #expect(try await h.fixture.database.column(sql: kept, [.blob(Data(token.utf8))]) == ["0"])
         }
         #expect(try await h.fixture.count("password_resets") == 2)
     }
@@ -98,7 +99,7 @@ import SGTestSupport
     /// The link is the employee's whatever their e-mail switch says: a reset is not a notification.
     @Test func theMailIsSentWhateverTheEmployeesEmailSwitch() async throws {
         let h = try await Self.harness()
-        try await h.fixture.database.write { db in try db.execute(sql: "UPDATE employees SET email_notifications = 0") }
+        try await h.fixture.database.execute(sql: "UPDATE employees SET email_notifications = 0")
         try await h.run { client in
             let reply = try await Self.request(client, "alice")
             #expect(reply.status == .accepted)
@@ -133,10 +134,8 @@ import SGTestSupport
             #expect(try await Self.loginStatus(client, "alice", "a-brand-new-secret") == .ok)
         }
         #expect(try await h.fixture.count("password_resets") == 1)
-        let used = try await h.fixture.database.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM password_resets WHERE used_at IS NOT NULL")
-        }
-        #expect(used == 1)
+        let used = try await h.fixture.database.column(sql: "SELECT count(*) FROM password_resets WHERE used_at IS NOT NULL")
+        #expect(used == ["1"])
     }
 
     @Test func anExpiredUnknownOrMisshapenTokenGetsTheSameAnswer() async throws {

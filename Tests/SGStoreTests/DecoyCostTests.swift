@@ -29,9 +29,7 @@ import SGTestSupport
     @Test func theDecoyFollowsTheStoredHashesNotTheConfiguredCost() async throws {
         let f = try await Fixture.make()  // every hash at cost 4
         let bobHash = try await Passwords.hash("bobs-own-pass-1", cost: 5)
-        try await f.database.write { db in
-            try db.execute(sql: "UPDATE employees SET password_hash = ? WHERE username = 'bob'", arguments: [bobHash])
-        }
+        try await f.database.execute(sql: "UPDATE employees SET password_hash = ? WHERE username = 'bob'", [.text(bobHash)])
         #expect(try await f.database.accountStore.read { try $0.highestPasswordCost() } == 5)
         // Configured at 12, but no stored hash costs more than 5: a decoy at 12 would set unknown names apart.
         #expect(LocalAccountDirectory.decoyTarget(highestStored: 5, configured: 12) == 5)

@@ -36,7 +36,7 @@ import SGTestSupport
             }
         }
         try await f.services.company.addPublicHoliday(PublicHoliday(date: Fixture.date("2026-10-12"), name: "  Fiesta Nacional "), by: f.admin.actor)
-        let names = try await f.database.read { (db: Database) in try String.fetchAll(db, sql: "SELECT name FROM public_holidays") }
+        let names = try await f.database.column(sql: "SELECT name FROM public_holidays")
         #expect(names == ["Fiesta Nacional"])
     }
 
@@ -185,9 +185,7 @@ import SGTestSupport
             try await f.service.setAllowance(employeeID: f.alice.id, year: 2026, days: 2, by: f.admin.actor)
         }
         // ...and if the data were changed behind the rules' back, approval would refuse rather than overspend.
-        try await f.database.write { (db: Database) in
-            try db.execute(sql: "INSERT INTO allowances (employee_id, year, days) VALUES (?, 2026, 2)", arguments: [f.alice.id])
-        }
+        try await f.database.execute(sql: "INSERT INTO allowances (employee_id, year, days) VALUES (?, 2026, 2)", [.integer(f.alice.id)])
         await #expect(throws: SGError.balanceExceeded(year: 2026, requested: .days(3), remaining: .days(2), allowance: .days(2))) {
             try await f.service.perform(.approve, on: request.id, by: f.admin.actor)
         }
@@ -219,14 +217,10 @@ import SGTestSupport
     @Test func historyIsAppendOnlyEvenForDirectSQL() async throws {
         let f = try await Fixture.make()
         let request = try await f.service.createRequest(for: f.alice.id, start: f.day(7), end: f.day(9), comment: "", actor: f.alice.actor)
-        await #expect(throws: DatabaseError.self) {
-            try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE holiday_events SET note = 'x'") }
-        }
-        await #expect(throws: DatabaseError.self) {
-            try await f.database.write { (db: Database) in try db.execute(sql: "DELETE FROM holiday_events") }
-        }
-        await #expect(throws: DatabaseError.self) {
-            try await f.database.write { (db: Database) in try db.execute(sql: "DELETE FROM holiday_requests WHERE id = ?", arguments: [request.id]) }
+        await #expect(throws: (any Error).self) { try await f.database.execute(sql: "UPDATE holiday_events SET note = 'x'") }
+        await #expect(throws: (any Error).self) { try await f.database.execute(sql: "DELETE FROM holiday_events") }
+        await #expect(throws: (any Error).self) {
+            try await f.database.execute(sql: "DELETE FROM holiday_requests WHERE id = ?", [.integer(request.id)])
         }
         #expect(try await f.count("holiday_events") == 1)
     }

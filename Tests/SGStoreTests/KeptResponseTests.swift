@@ -17,11 +17,7 @@ import SGStore
     }
 
     static func rows(_ f: Fixture) async throws -> (requests: Int, events: Int, keys: Int) {
-        try await f.database.read { (db: Database) in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM holiday_requests") ?? -1,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM holiday_events") ?? -1,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM idempotency_keys") ?? -1)
-        }
+        (try await f.count("holiday_requests"), try await f.count("holiday_events"), try await f.count("idempotency_keys"))
     }
 
     @Test func aChangeAndItsAnswerCommitTogetherOrNotAtAll() async throws {

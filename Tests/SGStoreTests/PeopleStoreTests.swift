@@ -62,8 +62,8 @@ struct ProvisioningDirectory: EmployeeDirectory {
         let request = try await f.service.createRequest(for: f.alice.id, start: f.day(7), end: f.day(9), comment: "", actor: f.alice.actor)
         try await f.service.perform(.approve, on: request.id, by: f.admin.actor)
         let id = try #require(try await f.services.notices.board(for: f.alice.actor).items.first?.id)
-        await #expect(throws: DatabaseError.self) {
-            try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE notices SET body = 'forged' WHERE id = ?", arguments: [id]) }
+        await #expect(throws: (any Error).self) {
+            try await f.database.execute(sql: "UPDATE notices SET body = 'forged' WHERE id = ?", [.integer(id)])
         }
         await #expect(throws: SGError.notFound("Notice \(id) does not exist.")) {
             _ = try await f.services.notices.mark(id: id, read: true, by: f.bob.id)
@@ -214,7 +214,7 @@ struct ProvisioningDirectory: EmployeeDirectory {
         }
         #expect(try await usernames("jose") == ["bob"])
         // Behind the directory's back: a hand edit, and a login through a directory that provisions employees.
-        try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE employees SET name = 'Émile' WHERE username = 'bob'") }
+        try await f.database.execute(sql: "UPDATE employees SET name = 'Émile' WHERE username = 'bob'")
         _ = try await f.services.accounts.provision(DirectoryAccount(username: "zoe", name: "Zoë", surname: "Ærø", email: "zoe@example.com", isAdmin: false))
         #expect(try await usernames("jose").isEmpty)
         #expect(try await usernames("emile") == ["bob"])
@@ -227,9 +227,9 @@ struct ProvisioningDirectory: EmployeeDirectory {
         func unfolded() async throws -> Bool { try await f.database.peopleStore.read { tx in try !tx.unfolded().isEmpty } }
         #expect(try await unfolded() == false)
         _ = try await f.services.accounts.provision(DirectoryAccount(username: "zoe", name: "Zoë", surname: "Ærø", email: "zoe@example.com", isAdmin: false))
-        try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE employees SET name = name, position = position") }
+        try await f.database.execute(sql: "UPDATE employees SET name = name, position = position")
         #expect(try await unfolded() == false)
-        try await f.database.write { (db: Database) in try db.execute(sql: "UPDATE employees SET name = 'Zoé' WHERE username = 'zoe'") }
+        try await f.database.execute(sql: "UPDATE employees SET name = 'Zoé' WHERE username = 'zoe'")
         #expect(try await unfolded())
     }
 

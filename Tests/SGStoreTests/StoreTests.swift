@@ -91,8 +91,9 @@ import SGTestSupport
         let f = try await Fixture.make()
         let sessions = f.sessions()
         let issued = try await sessions.login(username: "alice", password: Fixture.password)
-        let stored = try await f.database.read { (db: Database) in try Data.fetchAll(db, sql: "SELECT token_hash FROM auth_tokens") }
-        #expect(stored.count == 1 && stored[0] != Data(issued.token.utf8))
+        #expect(try await f.count("auth_tokens") == 1)
+        let plain = try await f.database.column(sql: "SELECT COUNT(*) FROM auth_tokens WHERE token_hash = ?", [.blob(Data(issued.token.utf8))])
+        #expect(plain == ["0"])
         f.clock.set(issued.expiresAt.addingTimeInterval(1))
         #expect(try await sessions.authenticate(token: issued.token) == nil)
         f.clock.set(issued.expiresAt.addingTimeInterval(-60))

@@ -24,7 +24,7 @@ struct SQLAccounts: AccountWriting {
 
     func employees(includeInactive: Bool) throws -> [Employee] {
         try connection.with(
-            "SELECT \(Rows.employeeColumns) FROM employees WHERE ? <> 0 OR is_active = 1 ORDER BY surname, name, id"
+            "SELECT \(Rows.employeeColumns) FROM employees WHERE ? = 1 OR is_active = 1 ORDER BY surname, name, id"
         ) { statement in
             statement.bind(1, includeInactive ? 1 : 0)
             var employees: [Employee] = []

@@ -117,7 +117,8 @@ struct SQLPasswords: PasswordWriting, SQLOutboxUser {
     func endSessions(employeeID: Int64, keepingTokenDigest kept: Data?) throws {
         // A NULL from the subquery (no token kept, or an unknown one) keeps nothing.
         try connection.execute(
-            "DELETE FROM sessions WHERE employee_id = ? AND id IS NOT (SELECT session_id FROM auth_tokens WHERE token_hash = ?)"
+            "DELETE FROM sessions WHERE employee_id = ? AND "
+                + connection.dialect.distinct("id", "(SELECT session_id FROM auth_tokens WHERE token_hash = ?)")
         ) { statement in
             statement.bind(1, employeeID)
             if let kept { statement.bind(2, blob: kept) }

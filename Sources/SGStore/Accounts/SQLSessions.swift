@@ -127,7 +127,8 @@ struct SQLSessions: SessionStore {
             try Self.sweep(connection, at: now)
             // The access token this refresh replaces stays until it expires; any older one ends now.
             try connection.execute(
-                "DELETE FROM auth_tokens WHERE session_id = ?1 AND token_hash IS NOT (SELECT access_hash FROM sessions WHERE id = ?1)"
+                "DELETE FROM auth_tokens WHERE session_id = ?1 AND "
+                    + connection.dialect.distinct("token_hash", "(SELECT access_hash FROM sessions WHERE id = ?1)")
             ) { statement in statement.bind(1, found.id) }
             let accessExpires = min(now.addingTimeInterval(next.accessLifetime), found.expiresAt)
             try Self.insertAccessToken(connection, digest: next.accessDigest, sessionID: found.id, employeeID: employee.id,
@@ -192,7 +193,7 @@ struct SQLSessions: SessionStore {
 
     func endSessions(employeeID: Int64, keeping: Int64?) async throws -> Int {
         try await database.writing { connection in
-            try connection.execute("DELETE FROM sessions WHERE employee_id = ? AND id IS NOT ?") { statement in
+            try connection.execute("DELETE FROM sessions WHERE employee_id = ? AND " + connection.dialect.distinct("id", "?")) { statement in
                 statement.bind(1, employeeID)
                 statement.bind(2, keeping)
             }

@@ -158,7 +158,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
         }
     }
 
-    func webhooks() throws -> [WebhookSubscription] { try webhooks(where: "1") }
+    func webhooks() throws -> [WebhookSubscription] { try webhooks(where: "TRUE") }
 
     func webhook(id: Int64) throws -> WebhookSubscription? {
         try webhooks(where: "id = ?") { $0.bind(1, id) }.first

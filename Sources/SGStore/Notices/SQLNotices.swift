@@ -37,7 +37,7 @@ struct SQLNotices: NoticeWriting {
     /// The notices `visibility` shows, as a condition on `n`, with its parameters bound from `first`. Each part
     /// reads its own partial index, so the board does not scan every employee's personal notices.
     private static func visible(_ visibility: NoticeVisibility) -> String {
-        var sql = "SELECT id FROM notices WHERE kind = 'company' AND (? OR expires_on IS NULL OR expires_on >= ?)"
+        var sql = "SELECT id FROM notices WHERE kind = 'company' AND (? = 1 OR expires_on IS NULL OR expires_on >= ?)"
         if visibility.viewerID != nil { sql += " UNION ALL SELECT id FROM notices WHERE kind = 'personal' AND employee_id = ?" }
         return "n.id IN (\(sql))"
     }
