@@ -29,7 +29,7 @@ import SGTestSupport
         defer { path.cleanUp() }
         let h = try await APIHarness.make(path: path.path)
         // What sgadmin opens beside the server: another connection pool on the same file.
-        let sgadmin = try AppDatabase.open(path: path.path, schema: .requireCurrent)
+        let sgadmin = try TestEngine.open(path: path.path, schema: .requireCurrent)
         try await h.run { client in
             let bob = try await client.login("bob")
             let admin = try await client.login("admin")
@@ -44,7 +44,7 @@ import SGTestSupport
             let me = try await client.call(.get, "/v1/me", token: admin)
             #expect(me.status == .ok && me.json["isAdmin"] as? Bool == true)
             // An admin demoted by sgadmin loses admin routes at the next request.
-            try await sgadmin.write { db in try db.execute(sql: "UPDATE employees SET is_admin = 0 WHERE username = 'admin'") }
+            try await sgadmin.execute(sql: "UPDATE employees SET is_admin = 0 WHERE username = 'admin'")
             expectProblem(try await client.call(.get, "/v1/holidays?status=pending", token: admin), .forbidden, "forbidden")
         }
     }

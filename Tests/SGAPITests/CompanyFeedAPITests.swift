@@ -185,7 +185,7 @@ import SGTestSupport
             #expect(down.status == .ok && Self.titles(down) == ["Winter party", "Old news"])
         }
         // After a restart the copy is read from the database file.
-        let reopened = try AppDatabase.open(path: path.path)
+        let reopened = try TestEngine.open(path: path.path)
         #expect(try await CompanyFeedService(store: reopened.companyFeedStore).items().map(\.title) == ["Winter party", "Old news"])
         await server.shutdown()
     }

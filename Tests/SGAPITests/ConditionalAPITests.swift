@@ -13,7 +13,7 @@ import SGTestSupport
     static let replayed = HTTPFields.Element.Name("Idempotent-Replayed")!
 
     static func count(_ h: APIHarness, _ sql: String) async throws -> Int {
-        try await h.fixture.database.read { db in try Int.fetchOne(db, sql: sql) ?? -1 }
+        Int(try await h.fixture.database.column(sql: sql).first.flatMap { $0 } ?? "") ?? -1
     }
 
     static func newRequest(_ start: CalendarDate, _ end: CalendarDate) -> String {
@@ -191,7 +191,7 @@ import SGTestSupport
             alice = try await client.login("alice")
             let third = Self.newRequest(h.fixture.day(21), h.fixture.day(23))
             #expect(try await client.call(.post, "/v1/me/holidays", token: alice, json: third, headers: [Self.key: "new"]).status == .created)
-            let keys = try await h.fixture.database.read { db in try String.fetchAll(db, sql: "SELECT key FROM idempotency_keys") }
+            let keys = try await h.fixture.database.column(sql: "SELECT key FROM idempotency_keys").compactMap { $0 }
             #expect(keys == ["new"])
         }
     }

@@ -163,9 +163,7 @@ import SGTestSupport
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }
         let f = try await Fixture.make(path: path.path)
-        try await f.database.write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('9999_from_the_future')")
-        }
+        try await f.database.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('9999_from_the_future')")
         let app = buildApplication(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), services: Self.services(f))
         try await app.test(.router) { client in
             let reply = try await APIHarness.Client(client: client).call(.get, "/v1/health/ready")

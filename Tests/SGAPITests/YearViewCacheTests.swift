@@ -37,7 +37,7 @@ import SGTestSupport
         made.sessionLifetimes = SessionLifetimes(access: 12 * 3600)
         let h = made
         // What sgadmin opens beside the server: another connection pool on the same file, the same rules.
-        let sgadmin = try AppDatabase.open(path: path.path, schema: .requireCurrent).services(clock: h.fixture.clock).holidays
+        let sgadmin = try TestEngine.open(path: path.path, schema: .requireCurrent).services(clock: h.fixture.clock).holidays
         let admin = Actor(employeeID: nil, name: "root (sgadmin)", isAdmin: true)
         let tomorrow = h.fixture.day(1)
         // 20:00 UTC today (the fixture's clock stands at noon).
