@@ -734,11 +734,13 @@ private final class PendingWrites: Sendable {
     }
 }
 
-/// A value bound to `execute(sql:_:)` or `column(sql:_:)`: text (or NULL), an integer or a blob.
+/// A value bound to `execute(sql:_:)` or `column(sql:_:)`, or copied row to row: text (or a text NULL), an integer,
+/// a blob, or a NULL left unbound (on PostgreSQL, of whatever type its place in the statement gives it).
 public enum SQLArgument: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral {
     case text(String?)
     case integer(Int64)
     case blob(Data)
+    case null
 
     public init(stringLiteral value: String) { self = .text(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
@@ -751,6 +753,7 @@ public enum SQLArgument: Sendable, ExpressibleByStringLiteral, ExpressibleByInte
             case .text(let value): statement.bind(index, value)
             case .integer(let value): statement.bind(index, value)
             case .blob(let value): statement.bind(index, blob: value)
+            case .null: break
             }
         }
     }

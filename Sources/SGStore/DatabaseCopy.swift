@@ -175,10 +175,6 @@ extension AppDatabase {
         }
     }
 
-    private enum Value {
-        case null, integer(Int64), text(String), blob(Data)
-    }
-
     /// The table's rows in batches of `batchSize` (PostgreSQL hands a statement's rows over all at once), each batch
     /// read after the last key of the one before (an offset would read the skipped rows again, batch after batch)
     /// and written by one INSERT of all its rows (one round trip to PostgreSQL, not one a row).
@@ -200,21 +196,15 @@ extension AppDatabase {
             "INSERT INTO \(table.quoted) (\(names.joined(separator: ", "))) VALUES " + Array(repeating: row, count: rows).joined(separator: ", ")
         }
         var copied = 0
-        var lastKey: [Value]?
+        var lastKey: [SQLArgument]?
         progress(table.name, 0, total)
         while true {
             let batch = try source.with(lastKey == nil ? first : after) { statement in
-                var parameter: Int32 = 0
-                if let lastKey, table.orderIsKey {
-                    for value in lastKey {
-                        parameter += 1
-                        bind(value, statement, parameter)
-                    }
-                }
-                parameter += 1
-                statement.bind(parameter, batchSize)
-                if lastKey != nil && !table.orderIsKey { statement.bind(parameter + 1, copied) }
-                var rows: [[Value]] = []
+                let keys = table.orderIsKey ? lastKey ?? [] : []
+                SQLArgument.bind(keys, to: statement)
+                statement.bind(Int32(keys.count + 1), batchSize)
+                if lastKey != nil && !table.orderIsKey { statement.bind(2, copied) }
+                var rows: [[SQLArgument]] = []
                 while try statement.step() {
                     rows.append(table.columns.enumerated().map { index, column in
                         let index = Int32(index)
@@ -231,24 +221,13 @@ extension AppDatabase {
             if !batch.isEmpty {
                 try destination.execute(insert(batch.count)) { statement in
                     // A NULL is left unbound: NULL on SQLite, and of the column's type on PostgreSQL.
-                    for (rowIndex, values) in batch.enumerated() {
-                        for (index, value) in values.enumerated() { bind(value, statement, Int32(rowIndex * names.count + index + 1)) }
-                    }
+                    SQLArgument.bind(batch.flatMap { $0 }, to: statement)
                 }
             }
             copied += batch.count
             if !batch.isEmpty { progress(table.name, copied, total) }
             if batch.count < batchSize { return }
             lastKey = keyIndexes.map { batch[batch.count - 1][$0] }
-        }
-    }
-
-    private static func bind(_ value: Value, _ statement: SQLStatement, _ index: Int32) {
-        switch value {
-        case .null: break
-        case .integer(let value): statement.bind(index, value)
-        case .text(let value): statement.bind(index, value)
-        case .blob(let value): statement.bind(index, blob: value)
         }
     }
 
