@@ -53,6 +53,8 @@ public struct PostgresEndpoint: Sendable, Equatable {
 public final class PostgresPool: @unchecked Sendable {
     public let endpoint: PostgresEndpoint
     private let logger: Logger
+    /// How every connection of the pool connects (its TLS context made once, not at each connection).
+    private let configuration: PostgresConnection.Configuration
     /// Guards `idle` and `open`, and is signalled when a connection is given back.
     private let available = NSCondition()
     private var idle: [SQLConnection] = []
@@ -63,6 +65,7 @@ public final class PostgresPool: @unchecked Sendable {
     public init(endpoint: PostgresEndpoint, logger: Logger = Logger(label: "sgemployee.postgres")) throws {
         self.endpoint = endpoint
         self.logger = logger
+        configuration = try Self.configuration(endpoint)
         // Fail early, with the server's reason, when the database cannot be reached at all.
         idle = [try openConnection()]
         open = 1
@@ -115,8 +118,7 @@ public final class PostgresPool: @unchecked Sendable {
                 available.unlock()
                 throw PostgresPoolTimeout(waited: endpoint.acquireTimeout)
             }
-            let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18
-            _ = available.wait(until: Date(timeIntervalSinceNow: seconds))
+            _ = available.wait(until: Date(timeIntervalSinceNow: Double(remaining.nanoseconds) / 1e9))
         }
     }
 
@@ -130,7 +132,7 @@ public final class PostgresPool: @unchecked Sendable {
         available.unlock()
     }
 
-    private func configuration() throws -> PostgresConnection.Configuration {
+    private static func configuration(_ endpoint: PostgresEndpoint) throws -> PostgresConnection.Configuration {
         let tls: PostgresConnection.Configuration.TLS
         switch endpoint.tls {
         case .disable:
@@ -151,7 +153,7 @@ public final class PostgresPool: @unchecked Sendable {
             database: endpoint.database, tls: tls)
         // Connecting is part of the wait for a connection, but not cut shorter than a slow network needs.
         let wait = max(endpoint.acquireTimeout, .seconds(2))
-        configuration.options.connectTimeout = .nanoseconds(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+        configuration.options.connectTimeout = .nanoseconds(wait.nanoseconds)
         return configuration
     }
 
@@ -161,12 +163,10 @@ public final class PostgresPool: @unchecked Sendable {
         let id = Self.connectionIDs.add(1, ordering: .relaxed).newValue
         do {
             return try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try configuration(), id: id, logger: logger
+                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: id, logger: logger
             ).wait()
         } catch {
-            var failure = PostgresFailure(error, sql: nil)
-            failure.sql = nil
-            throw PostgresUnreachable(endpoint: endpoint.description, reason: failure.message)
+            throw PostgresUnreachable(endpoint: endpoint.description, reason: PostgresFailure(error, sql: nil).message)
         }
     }
 

@@ -17,10 +17,8 @@ public final class PostgresSession: ExternalSQLConnection {
     let connection: PostgresConnection
     private let logger: Logger
     private var statements: [String: PostgresStatement] = [:]
-    /// The database's commit generation when `cacheStorage` was last validated; see `validatedCache()`.
-    private var cacheGeneration: Int64 = -1
     private var cacheStorage = ConnectionCache()
-    /// The generation read by the last `validatedCache()`.
+    /// The commit generation read by the last `validatedCache()`, which `cacheStorage` is valid for.
     public private(set) var generation: Int64 = -1
     /// Whether a transaction is open on this connection (BEGIN without COMMIT or ROLLBACK yet).
     public internal(set) var inTransaction = false
@@ -123,10 +121,10 @@ public final class PostgresSession: ExternalSQLConnection {
         let statement = try statement("SELECT n FROM commit_generation WHERE id = 1")
         defer { statement.reset() }
         guard try statement.step() else { throw PostgresFailure(message: "the commit_generation row is missing", sqlState: nil) }
-        generation = statement.int64(0)
-        if generation != cacheGeneration {
+        let current = statement.int64(0)
+        if current != generation {
             cacheStorage = ConnectionCache()
-            cacheGeneration = generation
+            generation = current
         }
         return cacheStorage
     }
@@ -181,7 +179,6 @@ public final class PostgresSession: ExternalSQLConnection {
     private func failure(_ error: any Error, sql: String) -> PostgresFailure {
         let failure = PostgresFailure(error, sql: sql)
         if failure.isConnectionLost || connection.isClosed { isBroken = true }
-        // A failed statement aborts the transaction on PostgreSQL: only ROLLBACK is accepted until it ends.
         return failure
     }
 }
@@ -213,8 +210,7 @@ public struct PostgresFailure: Error, CustomStringConvertible {
             if let info = error.serverInfo {
                 message = info[.message] ?? "\(error.code)"
                 sqlState = info[.sqlState]
-                // 57P01-57P03: the server is shutting down or restarting; 08xxx: connection exceptions.
-                if let state = sqlState, state.hasPrefix("57P") || state.hasPrefix("08") { isConnectionLost = true }
+                isConnectionLost = Self.endsConnection(sqlState)
             } else {
                 message = "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
                 sqlState = nil
@@ -224,7 +220,7 @@ public struct PostgresFailure: Error, CustomStringConvertible {
             // The driver's older calls (prepared statements) report the server's error this way.
             message = reported.fields[.message] ?? "\(reported)"
             sqlState = reported.fields[.sqlState]
-            if let state = sqlState, state.hasPrefix("57P") || state.hasPrefix("08") { isConnectionLost = true }
+            isConnectionLost = Self.endsConnection(sqlState)
         } else if let error = error as? PostgresFailure {
             self = error
         } else {
@@ -234,9 +230,11 @@ public struct PostgresFailure: Error, CustomStringConvertible {
         }
     }
 
-    /// Another transaction's change made this one's reads stale (serialization failure) or the two waited on each
-    /// other (deadlock): the transaction can be run again.
-    public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+    /// 57P01-57P03: the server is shutting down or restarting; 08xxx: connection exceptions.
+    private static func endsConnection(_ sqlState: String?) -> Bool {
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("57P") || sqlState.hasPrefix("08")
+    }
     /// A lock was not granted within `lock_timeout`, or a statement ran past `statement_timeout`.
     public var isTimeout: Bool { sqlState == "55P03" || sqlState == "57014" }
 

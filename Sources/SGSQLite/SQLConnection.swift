@@ -115,8 +115,7 @@ public final class SQLConnection {
 
     /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.
     public func setBusyTimeout(_ timeout: Duration) {
-        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(handle, Int32(clamping: max(1, milliseconds)))
+        sqlite3_busy_timeout(handle, Int32(clamping: max(1, timeout.milliseconds)))
     }
 
     /// The id of the row the last INSERT on this connection added.

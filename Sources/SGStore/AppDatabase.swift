@@ -145,8 +145,8 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    /// Closes a PostgreSQL database's idle connections now and stops listening (nothing to do on SQLite, whose
-    /// connections close with the object).
+    /// Closes a PostgreSQL database's idle connections now (nothing to do on SQLite, whose connections close with
+    /// the object).
     public func closeConnections() {
         postgres?.shutdown()
     }
@@ -380,9 +380,7 @@ public final class AppDatabase: Sendable {
             try Self.translatingErrors {
                 try postgres.withConnection(until: deadline) { connection, session in
                     try session.execute("BEGIN")
-                    let milliseconds = max(1, ContinuousClock.now.duration(to: deadline).components.seconds * 1000
-                        + ContinuousClock.now.duration(to: deadline).components.attoseconds / 1_000_000_000_000_000)
-                    try session.execute("SET LOCAL lock_timeout = \(milliseconds)")
+                    try session.execute("SET LOCAL lock_timeout = \(max(1, ContinuousClock.now.duration(to: deadline).milliseconds))")
                     try connection.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))")
                     let began = ContinuousClock.now
                     let result = try body(connection)

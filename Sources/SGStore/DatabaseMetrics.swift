@@ -1,3 +1,4 @@
+import SGSQLite
 import CoreMetrics
 
 /// How writes went, for the server's metrics: the wait for the write lock (queueing behind this process's other
@@ -17,10 +18,3 @@ public struct DatabaseMetrics: Sendable {
     }
 }
 
-extension Duration {
-    /// Whole nanoseconds, as swift-metrics' timers take them.
-    public var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-}
