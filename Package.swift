@@ -67,6 +67,7 @@ let package = Package(
                 .embedInCode("0020_idempotency_keys.sql"),
                 .embedInCode("0021_push.sql"),
                 .embedInCode("0022_who_is_away_from_indexes.sql"),
+                .embedInCode("0023_view_changes.sql"),
             ],
             swiftSettings: strict
         ),
@@ -75,7 +76,7 @@ let package = Package(
         .target(
             name: "SGPostgresMigrations",
             path: "Migrations/postgres",
-            resources: [.embedInCode("0001_initial.sql")],
+            resources: [.embedInCode("0001_initial.sql"), .embedInCode("0023_view_changes.sql")],
             swiftSettings: strict
         ),
         // SQLite's C API with prepared statements kept per connection, pooled read connections and caches that

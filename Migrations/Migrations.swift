@@ -51,5 +51,8 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0022_who_is_away_from_indexes",
             sql: String(decoding: PackageResources._022_who_is_away_from_indexes_sql, as: UTF8.self), postgres: ""),
+        Migration(
+            identifier: "0023_view_changes", sql: String(decoding: PackageResources._023_view_changes_sql, as: UTF8.self),
+            postgres: PostgresMigrations.viewChanges),
     ]
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""PostgreSQL's schema (Migrations/postgres/0001_initial.sql) against SQLite's after every migration.
+"""PostgreSQL's schema (Migrations/postgres/*.sql) against SQLite's after every migration.
 
-Migrates a new SQLite file with the built sgadmin and loads the PostgreSQL schema into a new database of a cluster of
+Migrates a new SQLite file with the built sgadmin and loads the PostgreSQL schema (its files in order) into a new database of a cluster of
 scripts/postgres.sh (one started for the run, or --cluster DIR of a running one), then compares tables, columns
 (names, types, NOT NULL), primary keys, unique constraints, foreign keys, index names, trigger names and the seed
 rows' counts per table. It then runs the same statements on both (triggers and checks that must refuse, writes that
@@ -21,7 +21,7 @@ import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 POSTGRES_SH = os.path.join(ROOT, "scripts", "postgres.sh")
-SCHEMA = os.path.join(ROOT, "Migrations", "postgres", "0001_initial.sql")
+SCHEMA = os.path.join(ROOT, "Migrations", "postgres")
 INVARIANTS = os.path.join(ROOT, "Sources", "SGStore", "Invariants.sql")
 INVARIANTS_POSTGRES = os.path.join(ROOT, "Sources", "SGStore", "Invariants.postgres.sql")
 
@@ -363,10 +363,11 @@ def main():
         if created.returncode != 0:
             raise RuntimeError(f"cannot create a database: {created.stderr.strip()}")
         pg = Postgres(url.rsplit("/", 1)[0] + "/" + database, passfile)
-        with open(SCHEMA) as file:
-            loaded = pg.run(file.read(), "--single-transaction")
-        if loaded.returncode != 0:
-            raise RuntimeError(f"{SCHEMA} does not load: {loaded.stderr.strip()}")
+        for name in sorted(name for name in os.listdir(SCHEMA) if name.endswith(".sql")):
+            with open(os.path.join(SCHEMA, name)) as file:
+                loaded = pg.run(file.read(), "--single-transaction")
+            if loaded.returncode != 0:
+                raise RuntimeError(f"{name} does not load: {loaded.stderr.strip()}")
 
         sqlite_file = os.path.join(work, "parity.sqlite")
         migrated = subprocess.run([args.sgadmin, "migrate", "--database", sqlite_file],

@@ -4,4 +4,7 @@
 public enum PostgresMigrations {
     /// The whole schema as SQLite has it after 0001 to 0022: where PostgreSQL starts.
     public static let initial = String(decoding: PackageResources._001_initial_sql, as: UTF8.self)
+
+    /// 0023's table and triggers, in PostgreSQL's dialect.
+    public static let viewChanges = String(decoding: PackageResources._023_view_changes_sql, as: UTF8.self)
 }

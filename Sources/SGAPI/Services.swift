@@ -42,7 +42,7 @@ public struct Services: Sendable {
         passwords = core.passwords.served(
             by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle, checks: passwordChecks)
         self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })
-        yearViews = database.makeCache(of: RenderedYearView.self, by: RenderedYearView.Key.self)
+        yearViews = database.makeCache(of: RenderedYearView.self, by: RenderedYearView.Key.self) { $0.employeeID }
         feeds = CompanyFeedService(store: database.companyFeedStore, clock: clock)
     }
 

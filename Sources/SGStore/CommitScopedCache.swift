@@ -2,33 +2,67 @@ import Foundation
 import SGCore
 import Synchronization
 
-/// Values computed from reads of the database, each kept until anything commits a change to it: this server,
-/// sgadmin or any other process on the file. One call, `value(for:isCurrent:compute:)`, both looks up and checks
-/// that nothing has committed since the value was computed.
+/// Values computed from reads of the database about one employee (their year view), each kept until a commit changes
+/// what it was computed from: this server's, sgadmin's or any other process's. A commit costs the cache only the
+/// employees it touched: every change to a table such a value reads adds a row to `view_changes` (migration 0023,
+/// by triggers, in the same transaction), naming the employee or NULL for everyone, and the first request after a
+/// commit reads the rows it has not seen and forgets those employees' values.
 ///
-/// Bounded: past `maximumEntries` it starts again empty. On an in-memory database (tests) nothing is kept.
-/// Inlinable, so that callers get it specialised for their key and value: it sits on the hottest route.
+/// One call, `value(for:isCurrent:compute:)`, both looks up and checks. Bounded: past `maximumEntries` it starts again
+/// empty. On an in-memory database (tests) nothing is kept. Inlinable, so that callers get it specialised for their
+/// key and value: it sits on the hottest route.
 public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline
     struct State: Sendable {
-        @usableFromInline var generation: UInt64 = 0
-        @usableFromInline var entries: [Key: Value] = [:]
+        /// The commit generation (`AppDatabase.commitGeneration`) through which every change has been applied: a
+        /// request that sees this generation needs no read of `view_changes`. Nil before the first read.
+        @usableFromInline var generation: UInt64?
+        /// The last row of `view_changes` applied.
+        @usableFromInline var seq: Int64 = 0
+        /// By employee, then key.
+        @usableFromInline var entries: [Int64: [Key: Value]] = [:]
+        @usableFromInline var count = 0
 
         @usableFromInline init() {}
+
+        /// Applies rows read after `after` while the generation was `generation` (or later); returns the last row
+        /// applied, under which values computed from reads begun after this call may be kept.
+        @usableFromInline
+        mutating func apply(_ changes: ViewChanges, readAfter after: Int64?, generation: UInt64) -> Int64 {
+            if after == nil || changes.unknown {
+                forgetAll()
+            } else {
+                for change in changes.rows where change.seq > seq {
+                    guard let employeeID = change.employeeID else { forgetAll(); break }
+                    if let removed = entries.removeValue(forKey: employeeID) { count -= removed.count }
+                }
+            }
+            seq = max(seq, changes.last)
+            self.generation = max(self.generation ?? 0, generation)
+            return seq
+        }
+
+        @usableFromInline
+        mutating func forgetAll() {
+            entries.removeAll(keepingCapacity: true)
+            count = 0
+        }
     }
 
     @usableFromInline let database: AppDatabase
     @usableFromInline let state = Mutex(State())
+    @usableFromInline let employee: @Sendable (Key) -> Int64
     public let maximumEntries: Int
 
-    init(database: AppDatabase, maximumEntries: Int) {
+    init(database: AppDatabase, maximumEntries: Int, employee: @escaping @Sendable (Key) -> Int64) {
         self.database = database
         self.maximumEntries = maximumEntries
+        self.employee = employee
     }
 
-    /// The value kept for `key` if nothing has committed since it was computed and `isCurrent` still holds for
-    /// it (a value may depend on the day, too); otherwise the value `compute` gives, which is then kept.
-    /// `compute` must read the database after this call began (it does, when it is the read it caches).
+    /// The value kept for `key` if no commit has changed its employee's data since it was computed and `isCurrent`
+    /// still holds for it (a value may depend on the day, too); otherwise the value `compute` gives, which is then
+    /// kept. `compute` must read the database after this call began (it does, when it is the read it caches).
     ///
     /// The check that nothing has committed is the one already made for the current request, if any
     /// (`AppDatabase.withSharedCommitCheck`): every commit before the request began is counted in it.
@@ -39,26 +73,81 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         guard let generation = try await database.onReadThread({ [database] in try database.commitGeneration() }) else {
             return try await compute()
         }
-        let kept = state.withLock { state in state.generation == generation ? state.entries[key] : nil }
+        let employeeID = employee(key)
+        // Through which change the kept values are current, and the value for `key` if there is one.
+        var (applied, kept) = state.withLock { state in
+            state.generation == generation ? (state.seq, state.entries[employeeID]?[key]) : (nil, nil)
+        }
+        if applied == nil {
+            let after = state.withLock { state in state.generation == nil ? nil : state.seq }
+            let changes = try await database.onReadThread { [database] in try database.viewChanges(after: after) }
+            (applied, kept) = state.withLock { state in
+                let applied = state.apply(changes, readAfter: after, generation: generation)
+                return (applied, state.entries[employeeID]?[key])
+            }
+        }
         if let kept, isCurrent(kept) { return kept }
         let value = try await compute()
         state.withLock { state in
-            if generation > state.generation {
-                state.generation = generation
-                state.entries.removeAll(keepingCapacity: true)
-            }
-            guard generation == state.generation else { return }
-            if state.entries.count >= maximumEntries { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = value
+            // A change applied meanwhile may be one `compute` did not see.
+            guard state.seq == applied else { return }
+            if state.count >= maximumEntries { state.forgetAll() }
+            if state.entries[employeeID, default: [:]].updateValue(value, forKey: key) == nil { state.count += 1 }
         }
         return value
     }
 }
 
+/// Rows of `view_changes` after a given one: see `CommitScopedCache`.
+public struct ViewChanges: Sendable {
+    public struct Row: Sendable {
+        public let seq: Int64
+        /// Nil: anyone's views.
+        public let employeeID: Int64?
+    }
+
+    public let rows: [Row]
+    /// The last row there is, or the one asked after when none follows.
+    public let last: Int64
+    /// What changed up to `last` is not known, so everything must be forgotten: the first row does not follow the one
+    /// asked after (rows were dropped in between, the table being kept short), or more rows follow than one read takes.
+    public let unknown: Bool
+}
+
 extension AppDatabase {
     public func makeCache<Key: Hashable & Sendable, Value: Sendable>(
-        of: Value.Type, by: Key.Type, maximumEntries: Int = 20_000
+        of: Value.Type, by: Key.Type, maximumEntries: Int = 20_000, employee: @escaping @Sendable (Key) -> Int64
     ) -> CommitScopedCache<Key, Value> {
-        CommitScopedCache(database: self, maximumEntries: maximumEntries)
+        CommitScopedCache(database: self, maximumEntries: maximumEntries, employee: employee)
+    }
+
+    /// How many rows of `view_changes` one read takes; past that, a cache forgets everything.
+    static let viewChangesRead = 500
+
+    /// The rows of `view_changes` after `after`; with nil, only the number of the last row.
+    @usableFromInline
+    func viewChanges(after: Int64?) throws -> ViewChanges {
+        try withReader { connection in
+            func lastRow() throws -> Int64 {
+                try connection.with("SELECT COALESCE(MAX(seq), 0) FROM view_changes") { statement in
+                    _ = try statement.step()
+                    return statement.int64(0)
+                }
+            }
+            guard let after else { return ViewChanges(rows: [], last: try lastRow(), unknown: true) }
+            let rows = try connection.with("SELECT seq, employee_id FROM view_changes WHERE seq > ? ORDER BY seq LIMIT ?") { statement in
+                statement.bind(1, after)
+                statement.bind(2, Self.viewChangesRead)
+                var rows: [ViewChanges.Row] = []
+                while try statement.step() {
+                    rows.append(ViewChanges.Row(seq: statement.int64(0), employeeID: statement.optionalInt64(1)))
+                }
+                return rows
+            }
+            if rows.count == Self.viewChangesRead || rows.first.map({ $0.seq != after + 1 }) == true {
+                return ViewChanges(rows: [], last: try lastRow(), unknown: true)
+            }
+            return ViewChanges(rows: rows, last: rows.last?.seq ?? after, unknown: false)
+        }
     }
 }

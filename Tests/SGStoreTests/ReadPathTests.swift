@@ -111,7 +111,7 @@ import SGTestSupport
     @Test func aUnitOfWorkChecksForCommitsOnceUntilItWrites() async throws {
         let (f, other, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
-        let cache = f.database.makeCache(of: Int.self, by: String.self)
+        let cache = f.database.makeCache(of: Int.self, by: String.self) { _ in 0 }
         var computed = 0
         func value() async throws -> Int {
             try await cache.value(for: "k", isCurrent: { _ in true }) {

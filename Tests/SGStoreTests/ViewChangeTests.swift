@@ -1,0 +1,120 @@
+import Foundation
+import SGCore
+import SGTestSupport
+import Testing
+@testable import SGStore
+
+/// The cache of computed views forgets, at each commit, only the employees the commit changed (`view_changes`).
+@Suite struct ViewChangeTests {
+    /// A cache of one number per employee that counts how often each was computed.
+    final class Counted: @unchecked Sendable {
+        let cache: CommitScopedCache<Int64, Int>
+        private var computed: [Int64: Int] = [:]
+
+        init(_ database: AppDatabase) { cache = database.makeCache(of: Int.self, by: Int64.self) { $0 } }
+
+        /// How many times `employee`'s value has been computed, as the cache gives it.
+        func value(_ employee: Int64) async throws -> Int {
+            try await cache.value(for: employee, isCurrent: { _ in true }) {
+                computed[employee, default: 0] += 1
+                return computed[employee]!
+            }
+        }
+    }
+
+    @Test func aCommitForgetsOnlyTheEmployeesItChanged() async throws {
+        let (f, other, path) = try await ReadPathTests.twoProcesses()
+        defer { path.cleanUp() }
+        let counted = Counted(f.database)
+        let elsewhere = other.services(clock: f.clock)
+        func expect(alice: Int, bob: Int, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            #expect(try await counted.value(f.alice.id) == alice, comment, sourceLocation: sourceLocation)
+            #expect(try await counted.value(f.bob.id) == bob, comment, sourceLocation: sourceLocation)
+        }
+        try await expect(alice: 1, bob: 1, "computed once")
+        try await expect(alice: 1, bob: 1, "then kept")
+
+        _ = try await elsewhere.holidays.adjustAllowance(
+            employeeID: f.alice.id, year: 2026, days: .days(1), reason: "Overtime in May", by: f.admin.actor)
+        try await expect(alice: 2, bob: 1, "Alice's allowance adjusted by another process")
+
+        let start = f.weekday(7)
+        let request = try await f.service.createRequest(for: f.bob.id, start: start, end: start, comment: "", actor: f.bob.actor)
+        try await expect(alice: 2, bob: 2, "Bob's request made here")
+        _ = try await elsewhere.holidays.perform(.approve, on: request.id, by: f.admin.actor)
+        try await expect(alice: 2, bob: 3, "Bob's request approved by another process")
+
+        _ = try await f.sessions().login(username: "alice", password: Fixture.password)
+        try await expect(alice: 2, bob: 3, "a login changes no view")
+
+        _ = try await elsewhere.holidays.setWorkingWeek(
+            employeeID: f.alice.id, from: f.weekday(14), week: WorkingWeek(code: "1234"), by: f.admin.actor)
+        try await expect(alice: 3, bob: 3, "Alice's working week")
+
+        try await other.execute(sql: "UPDATE company SET default_allowance = default_allowance + 1")
+        try await expect(alice: 4, bob: 4, "the company's settings are everyone's")
+        try await other.execute(sql: "UPDATE employees SET name = 'Alicia' WHERE id = ?", [.integer(f.alice.id)])
+        try await expect(alice: 5, bob: 5, "a name shows in other people's views (as their approver)")
+        try await other.execute(sql: "UPDATE employees SET phone = '+41 1' WHERE id = ?", [.integer(f.bob.id)])
+        try await expect(alice: 5, bob: 6, "a phone number only in one's own")
+    }
+
+    @Test func aGapInTheChangesForgetsEverything() async throws {
+        let (f, other, path) = try await ReadPathTests.twoProcesses()
+        defer { path.cleanUp() }
+        let counted = Counted(f.database)
+        #expect(try await counted.value(f.alice.id) == 1)
+        // As if the rows after the last one read had been dropped: the one left names nobody here.
+        try await other.execute(sql: "INSERT INTO view_changes (seq, employee_id) SELECT COALESCE(MAX(seq), 0) + 5, -1 FROM view_changes")
+        #expect(try await counted.value(f.alice.id) == 2)
+        #expect(try await counted.value(f.alice.id) == 2)
+        try await other.execute(sql: "INSERT INTO view_changes (seq, employee_id) SELECT MAX(seq) + 1, -1 FROM view_changes")
+        #expect(try await counted.value(f.alice.id) == 2, "a row that follows and names someone else")
+    }
+
+    @Test func moreChangesThanOneReadTakesForgetEverythingOnce() async throws {
+        let (f, other, path) = try await ReadPathTests.twoProcesses()
+        defer { path.cleanUp() }
+        let counted = Counted(f.database)
+        #expect(try await counted.value(f.alice.id) == 1)
+        try await other.execute(sql: """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(AppDatabase.viewChangesRead + 10))
+            INSERT INTO view_changes (seq, employee_id) SELECT (SELECT COALESCE(MAX(seq), 0) FROM view_changes) + i, -1 FROM n
+            """)
+        #expect(try await counted.value(f.alice.id) == 2)
+        #expect(try await counted.value(f.alice.id) == 2)
+    }
+
+    @Test func theTableIsKeptShort() async throws {
+        let (_, other, path) = try await ReadPathTests.twoProcesses()
+        defer { path.cleanUp() }
+        try await other.execute(sql: """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25000)
+            INSERT INTO view_changes (seq, employee_id) SELECT (SELECT COALESCE(MAX(seq), 0) FROM view_changes) + i, -1 FROM n
+            """)
+        let rows = try await other.column(sql: "SELECT COUNT(*) FROM view_changes")
+        #expect(Int(rows.first.flatMap { $0 } ?? "") ?? 0 <= 11_000)
+    }
+
+    /// Every table is either one whose changes are recorded or one that no cached view reads, so that a new
+    /// table cannot be forgotten: it fails here until it is put in one or the other.
+    @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's catalogue; schema-parity.py keeps PostgreSQL's triggers the same"))
+    func everyTableIsRecordedOrReadByNoView() async throws {
+        let (_, other, path) = try await ReadPathTests.twoProcesses()
+        defer { path.cleanUp() }
+        let notRead: Set<String> = [
+            "auth_tokens", "sessions", "calendar_feeds", "company_feeds", "company_feed_items", "delivery_settings", "devices",
+            "directory_accounts", "employee_photos", "idempotency_keys", "notices", "outbox", "password_resets", "webhooks",
+            // Kept by triggers on holiday_request_days, holiday_requests and company, in the same statements.
+            "held_days",
+            "view_changes", "grdb_migrations", "sqlite_sequence",
+        ]
+        let tables = Set(try await other.column(sql: "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0 })
+        let recorded = Set(try await other.column(
+            sql: "SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'view\\_changes\\_%' ESCAPE '\\' AND tbl_name <> 'view_changes'"
+        ).compactMap { $0 })
+        #expect(recorded.isDisjoint(with: notRead))
+        #expect(tables.subtracting(recorded).subtracting(notRead).isEmpty, "tables neither recorded nor listed as read by no view")
+        #expect(notRead.subtracting(tables).isEmpty, "listed tables that do not exist")
+    }
+}
