@@ -17,6 +17,9 @@ struct JSONWriter {
     /// Plain bytes while writing (appending to an array is cheaper than to a ByteBuffer), copied once at the end.
     private var bytes: [UInt8] = []
     private var needsComma = false
+    /// The last list of employee references written and its bytes: a page of requests names the same approvers (the
+    /// admins, a team's approvers) on most of its items, read from one snapshot.
+    private var lastEmployeeRefs: (employees: [Employee], bytes: [UInt8])?
 
     init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
@@ -24,6 +27,22 @@ struct JSONWriter {
 
     var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
     var utf8: [UInt8] { bytes }
+
+    /// `employees` as an array of `EmployeeRef`s; the bytes of the list before it again when it names the same
+    /// employees the same way.
+    mutating func employeeRefs(_ employees: [Employee]) {
+        if let last = lastEmployeeRefs, last.employees.elementsEqual(employees, by: DTO.EmployeeRef.sameBody) {
+            separate()
+            bytes.append(contentsOf: last.bytes)
+            needsComma = true
+            return
+        }
+        separate()
+        needsComma = false
+        let start = bytes.count
+        array(employees) { json, employee in json.value(DTO.EmployeeRef(employee)) }
+        lastEmployeeRefs = (employees, Array(bytes[start...]))
+    }
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()

@@ -87,4 +87,30 @@ import SGCore
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(Array(parsed.keys).sorted() == parsed.keys.sorted())
     }
+
+    /// A list of employees written again is copied from the bytes of the one before it only when it would be written
+    /// the same: same employees, same names, in the same order.
+    @Test func aRepeatedListOfEmployeesIsWrittenAsBefore() throws {
+        func employee(_ id: Int64, _ name: String) -> Employee {
+            Employee(id: id, username: "user\(id)", name: name, surname: "Núñez \"\(id)\"", email: "", isAdmin: true, isActive: true)
+        }
+        let ada = employee(1, "Ada"), bea = employee(2, "Bea"), renamed = employee(1, "Adelheid")
+        let lists: [[Employee]] = [[ada, bea], [ada, bea], [bea], [], [ada, bea], [renamed, bea], [renamed, bea], [bea, renamed], [ada, bea]]
+        let naive = written { json in
+            json.array(lists) { json, list in json.array(list) { json, employee in json.value(DTO.EmployeeRef(employee)) } }
+        }
+        let remembered = written { json in json.array(lists) { json, list in json.employeeRefs(list) } }
+        #expect(remembered == naive)
+        let inObjects = written { json in
+            json.array(lists) { json, list in json.object { json in json.key("a"); json.employeeRefs(list); json.key("b"); json.value(1) } }
+        }
+        #expect(inObjects == written { json in
+            json.array(lists) { json, list in
+                json.object { json in
+                    json.key("a"); json.array(list) { json, employee in json.value(DTO.EmployeeRef(employee)) }
+                    json.key("b"); json.value(1)
+                }
+            }
+        })
+    }
 }

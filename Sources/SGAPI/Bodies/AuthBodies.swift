@@ -8,6 +8,11 @@ extension DTO {
 
         init(_ employee: Employee) { self.employee = employee }
 
+        /// Whether the two are written as the same bytes.
+        static func sameBody(_ a: Employee, _ b: Employee) -> Bool {
+            a.id == b.id && a.name == b.name && a.surname == b.surname && a.username == b.username
+        }
+
         func write(to json: inout JSONWriter) {
             json.object { json in
                 json.key("id"); json.value(employee.id)

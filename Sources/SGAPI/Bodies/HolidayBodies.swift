@@ -35,7 +35,7 @@ enum DTO {
             otherRequests: [Request]? = nil, balances: [Balance]? = nil
         ) {
             json.key("allowedActions"); json.array(allowedActions) { json, action in json.value(action.rawValue) }
-            json.key("approvers"); json.array(approvers) { json, approver in json.value(EmployeeRef(approver)) }
+            json.key("approvers"); json.employeeRefs(approvers)
             if let balances { json.key("balances"); json.array(balances) { json, balance in json.value(balance) } }
             json.key("comment"); json.value(request.comment)
             json.key("createdAt"); json.value(request.createdAt)
