@@ -75,6 +75,17 @@ import Testing
         #expect(Approval.asked(for: request(of: Self.manager), delegated).map(\.id) == [5, 6])
     }
 
+    @Test func everyoneIsAskedOnceInTheOrderFirstNamed() {
+        // Each approver substitutes for the other: both are present and both are substitutes.
+        let crossed = team(substitutes: [2: [Self.deputy], 3: [Self.manager]])
+        #expect(Approval.asked(for: request(of: Self.member), crossed).map(\.id) == [2, 3])
+        let withSubstitute = team(approvers: [Self.manager], substitutes: [2: [Self.substitute, Self.manager]])
+        #expect(Approval.asked(for: request(of: Self.member), withSubstitute).map(\.id) == [2, 4])
+        // An admin who is also the team's approver, away: the admins are asked, each once.
+        let adminApprover = team(approvers: [Self.admin], away: [5], substitutes: [5: [Self.otherAdmin]])
+        #expect(Approval.asked(for: request(of: Self.member), adminApprover).map(\.id) == [6, 5])
+    }
+
     @Test func whenEveryApproverIsAwayTheAdminsAreAskedToo() {
         let oneAway = team(away: [2])
         #expect(Approval.asked(for: request(of: Self.member), oneAway).map(\.id) == [3])

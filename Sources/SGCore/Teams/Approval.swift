@@ -66,17 +66,23 @@ public enum Approval {
     }
 
     /// Who is asked to decide `request` now (the request's `approvers`): empty once it waits for nobody.
+    ///
+    /// A page of requests asks this for each item, mostly of the same few lists (the admins): a list that needs no
+    /// change is passed on as it is, not copied.
     public static func asked(for request: HolidayRequest, _ context: ApprovalContext) -> [Employee] {
         let requesterID = request.employeeID
-        let admins = context.admins.filter { $0.id != requesterID }
+        let admins = without(requesterID, context.admins)
         var asked: [Employee]
         switch request.status {
         case .pending:
-            let present = context.approvers.filter { $0.id != requesterID && !context.away.contains($0.id) }
-            let substitutes = context.approvers.filter { $0.id != requesterID }.flatMap { context.substitutes[$0.id] ?? [] }
-                .filter { $0.id != requesterID }
-            asked = present + substitutes
-            if present.isEmpty { asked += admins }
+            let present = context.away.isEmpty
+                ? without(requesterID, context.approvers)
+                : context.approvers.filter { $0.id != requesterID && !context.away.contains($0.id) }
+            let substitutes = context.substitutes.isEmpty
+                ? []
+                : context.approvers.filter { $0.id != requesterID }.flatMap { context.substitutes[$0.id] ?? [] }.filter { $0.id != requesterID }
+            asked = substitutes.isEmpty ? present : present + substitutes
+            if present.isEmpty { asked = asked.isEmpty ? admins : asked + admins }
         case .approvedByManager:
             asked = admins
         case .approved, .rejected, .cancelled:
@@ -84,6 +90,11 @@ public enum Approval {
         }
         if asked.isEmpty, let requester = context.admins.first(where: { $0.id == requesterID }) { asked = [requester] }
         return unique(asked)
+    }
+
+    /// `employees` without `id`; the same array when it is not there.
+    private static func without(_ id: Int64, _ employees: [Employee]) -> [Employee] {
+        employees.contains { $0.id == id } ? employees.filter { $0.id != id } : employees
     }
 
     /// Whether `actor` may make the decision `action` on `request`, whatever its state (the state machine is
@@ -107,7 +118,14 @@ public enum Approval {
             || teamDeciders(of: employeeID, context).contains { $0.id == viewer.employeeID }
     }
 
+    /// Each employee once, first place kept; the same array when none repeats.
     private static func unique(_ employees: [Employee]) -> [Employee] {
+        guard employees.count > 1 else { return employees }
+        // Lists are short (a team's approvers, the admins): comparing pairs costs less than building a set.
+        let repeats = employees.indices.dropFirst().contains { index in
+            employees[..<index].contains { $0.id == employees[index].id }
+        }
+        guard repeats else { return employees }
         var seen = Set<Int64>()
         return employees.filter { seen.insert($0.id).inserted }
     }
