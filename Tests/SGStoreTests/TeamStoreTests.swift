@@ -67,6 +67,33 @@ import SGTestSupport
     }
 
     /// A two-stage team: days held as pending until the admin's approval; every move recorded.
+    /// A page of requests reads its employees' contexts together: the same as one by one, teams read once.
+    @Test func contextsReadTogetherAreTheContextsReadOneByOne() async throws {
+        let f = try await Fixture.make()
+        let teams = f.services.teams
+        let support = try await teams.create(name: "Support", twoStage: true, by: Fixture.operatorActor)
+        _ = try await teams.addMember(teamID: support.id, employeeID: f.alice.id, by: Fixture.operatorActor)
+        _ = try await teams.addApprover(teamID: support.id, employeeID: f.bob.id, by: Fixture.operatorActor)
+        let ops = try await teams.create(name: "Ops", by: Fixture.operatorActor)
+        _ = try await teams.addMember(teamID: ops.id, employeeID: f.bob.id, by: Fixture.operatorActor)
+        _ = try await teams.addApprover(teamID: ops.id, employeeID: f.secondAdmin.id, by: Fixture.operatorActor)
+        _ = try await teams.delegate(from: f.bob.actor, to: f.admin.id, from: f.today, until: f.today.adding(days: 7)!)
+        let ids = [f.alice.id, f.bob.id, f.admin.id, f.secondAdmin.id, f.alice.id, 999_999]
+        func shape(_ context: ApprovalContext) -> String {
+            "\(String(describing: context.teamID)) \(context.twoStage) \(context.approvers.map(\.id)) \(context.away.sorted()) "
+                + "\(context.substitutes.mapValues { $0.map(\.id) }.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }) \(context.admins.map(\.id))"
+        }
+        let (together, single) = try f.database.withReader { connection in
+            let teams = SQLTeams(connection: connection)
+            return (try teams.approvalContexts(employeeIDs: ids, on: f.today),
+                    try ids.map { try teams.approvalContext(employeeID: $0, on: f.today) })
+        }
+        #expect(Set(together.keys) == Set(ids))
+        for (id, context) in zip(ids, single) { #expect(together[id].map(shape) == shape(context), "employee \(id)") }
+        #expect(together[f.alice.id]?.teamID == support.id && together[f.alice.id]?.substitutes[f.bob.id]?.map(\.id) == [f.admin.id])
+        #expect(together[f.bob.id]?.teamID == ops.id && together[f.admin.id]?.teamID == nil)
+    }
+
     @Test func approvedByManagerHoldsItsDaysAsPending() async throws {
         let f = try await Fixture.make()
         let teams = f.services.teams

@@ -132,17 +132,13 @@ extension HolidayService {
         return filter
     }
 
-    /// The items with who decides each, reading each employee's context once.
+    /// The items with who decides each, the employees' contexts read together.
     private static func withApproval(_ tx: any HolidayReading, _ items: [RequestWithEmployee], today: CalendarDate) throws -> [RequestWithEmployee] {
-        var contexts: [Int64: ApprovalContext] = [:]
+        var seen = Set<Int64>()
+        let contexts = try tx.approvalContexts(employeeIDs: items.map(\.employee.id).filter { seen.insert($0).inserted }, on: today)
         return try items.map { item in
             var item = item
-            if let known = contexts[item.employee.id] {
-                item.approval = known
-            } else {
-                item.approval = try tx.approvalContext(employeeID: item.employee.id, on: today)
-                contexts[item.employee.id] = item.approval
-            }
+            item.approval = try contexts[item.employee.id] ?? tx.approvalContext(employeeID: item.employee.id, on: today)
             return item
         }
     }

@@ -135,12 +135,20 @@ public enum Approval {
 public protocol ApprovalReading {
     /// The team, approvers, absences, delegations and admins that decide `employeeID`'s requests on `day`.
     func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext
+    /// `approvalContext` for each of `employeeIDs` (a page of requests), read together where the store can.
+    func approvalContexts(employeeIDs: [Int64], on day: CalendarDate) throws -> [Int64: ApprovalContext]
     /// The employees whose requests `employeeID` decides at the team stage on `day` (as an approver of their team
     /// or a running substitute of one), never `employeeID` themself.
     func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64]
 }
 
 extension ApprovalReading {
+    public func approvalContexts(employeeIDs: [Int64], on day: CalendarDate) throws -> [Int64: ApprovalContext] {
+        var contexts: [Int64: ApprovalContext] = [:]
+        for id in employeeIDs where contexts[id] == nil { contexts[id] = try approvalContext(employeeID: id, on: day) }
+        return contexts
+    }
+
     /// Whether `viewer` may read `employeeID`'s holidays on `day`; reads only for someone who is neither the
     /// employee nor an admin.
     public func mayRead(holidaysOf employeeID: Int64, by viewer: Actor, on day: CalendarDate) throws -> Bool {

@@ -20,6 +20,10 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try SQLTeams(connection: connection).approvalContext(employeeID: employeeID, on: day)
     }
 
+    func approvalContexts(employeeIDs: [Int64], on day: CalendarDate) throws -> [Int64: ApprovalContext] {
+        try SQLTeams(connection: connection).approvalContexts(employeeIDs: employeeIDs, on: day)
+    }
+
     func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64] {
         try SQLTeams(connection: connection).teamStageEmployees(decidedBy: employeeID, on: day)
     }

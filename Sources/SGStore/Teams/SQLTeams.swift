@@ -109,11 +109,45 @@ struct SQLTeams: TeamWriting {
             return try statement.step() ? (id: statement.int64(0), twoStage: statement.bool(1)) : nil
         }
         guard let team else { return ApprovalContext(admins: admins) }
+        return try teamContext(teamID: team.id, twoStage: team.twoStage, on: day, admins: admins)
+    }
+
+    /// `approvalContext` for each of `employeeIDs`: the teams of all in one read, then each team's people once.
+    func approvalContexts(employeeIDs: [Int64], on day: CalendarDate) throws -> [Int64: ApprovalContext] {
+        guard !employeeIDs.isEmpty else { return [:] }
+        let admins = try activeAdmins()
+        let teams = try connection.with(
+            """
+            SELECT e.id, t.id, t.two_stage FROM employees e JOIN teams t ON t.id = e.team_id
+            WHERE e.id IN (SELECT value FROM \(connection.dialect.jsonValues("?1")) AS ids)
+            """
+        ) { statement in
+            statement.bind(1, "[" + employeeIDs.map(String.init).joined(separator: ",") + "]")
+            var teams: [Int64: (id: Int64, twoStage: Bool)] = [:]
+            while try statement.step() { teams[statement.int64(0)] = (statement.int64(1), statement.bool(2)) }
+            return teams
+        }
+        var byTeam: [Int64: ApprovalContext] = [:]
+        var contexts: [Int64: ApprovalContext] = [:]
+        let withoutTeam = ApprovalContext(admins: admins)
+        for employeeID in employeeIDs {
+            guard let team = teams[employeeID] else {
+                contexts[employeeID] = withoutTeam
+                continue
+            }
+            if byTeam[team.id] == nil { byTeam[team.id] = try teamContext(teamID: team.id, twoStage: team.twoStage, on: day, admins: admins) }
+            contexts[employeeID] = byTeam[team.id]
+        }
+        return contexts
+    }
+
+    /// Who decides for the members of a team on `day`: its approvers, those of them away, their running substitutes.
+    private func teamContext(teamID: Int64, twoStage: Bool, on day: CalendarDate, admins: [Employee]) throws -> ApprovalContext {
         let approvers = try employees(
             """
             SELECT \(Rows.employeeColumnsOfE) FROM team_approvers a JOIN employees e ON e.id = a.employee_id
             WHERE a.team_id = ? AND e.is_active = 1
-            """, team.id)
+            """, teamID)
         // Away: an approved request of any type covering the day.
         let away = try connection.with(
             """
@@ -121,7 +155,7 @@ struct SQLTeams: TeamWriting {
             WHERE a.team_id = ?1 AND r.start_date BETWEEN ?3 AND ?2 AND r.end_date >= ?2 AND r.status = 'approved'
             """
         ) { statement in
-            statement.bind(1, team.id)
+            statement.bind(1, teamID)
             statement.bind(2, day)
             statement.bind(3, Rows.earliestStart(touching: day))
             var away = Set<Int64>()
@@ -135,14 +169,14 @@ struct SQLTeams: TeamWriting {
             WHERE a.team_id = ?1 AND d.from_date <= ?2 AND d.until_date >= ?2 AND e.is_active = 1
             """
         ) { statement in
-            statement.bind(1, team.id)
+            statement.bind(1, teamID)
             statement.bind(2, day)
             var substitutes: [Int64: [Employee]] = [:]
             while try statement.step() { substitutes[statement.int64(0), default: []].append(Rows.employee(statement, from: 1)) }
             return substitutes
         }
         return ApprovalContext(
-            teamID: team.id, twoStage: team.twoStage, approvers: approvers, away: away, substitutes: substitutes, admins: admins)
+            teamID: teamID, twoStage: twoStage, approvers: approvers, away: away, substitutes: substitutes, admins: admins)
     }
 
     /// Two indexed reads joined by UNION: written with the delegating approver compared inside the team subquery, the
