@@ -22,6 +22,9 @@ public final class PostgresSession: ExternalSQLConnection {
     public private(set) var generation: Int64 = -1
     /// Whether a transaction is open on this connection (BEGIN without COMMIT or ROLLBACK yet).
     public internal(set) var inTransaction = false
+    /// Inside a read transaction of `reading` (one snapshot), whether `validatedCache()` has read the generation:
+    /// it cannot move within the snapshot, so it is read once per read transaction.
+    private var validatedInSnapshot: Bool?
     public private(set) var changes = 0
     /// Set when the connection failed in a way that leaves it unusable; the pool then opens a new one.
     public private(set) var isBroken = false
@@ -91,6 +94,8 @@ public final class PostgresSession: ExternalSQLConnection {
         if inTransaction { return try body() }
         send("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         inTransaction = true
+        validatedInSnapshot = false
+        defer { validatedInSnapshot = nil }
         do {
             let result = try body()
             send("COMMIT")
@@ -116,8 +121,10 @@ public final class PostgresSession: ExternalSQLConnection {
 
     /// One read of the database's commit generation (the `commit_generation` row every write transaction moves):
     /// the cache is emptied when it moved, whichever process or server committed. Like SQLite's data_version, the
-    /// check is made at the start of each unit of work, so nothing committed before it is missed.
+    /// check is made at the start of each unit of work, so nothing committed before it is missed. Inside a read
+    /// transaction it is read once: the snapshot's generation cannot move.
     public func validatedCache() throws -> ConnectionCache? {
+        if validatedInSnapshot == true { return cacheStorage }
         let statement = try statement("SELECT n FROM commit_generation WHERE id = 1")
         defer { statement.reset() }
         guard try statement.step() else { throw PostgresFailure(message: "the commit_generation row is missing", sqlState: nil) }
@@ -126,6 +133,7 @@ public final class PostgresSession: ExternalSQLConnection {
             cacheStorage = ConnectionCache()
             generation = current
         }
+        if validatedInSnapshot == false { validatedInSnapshot = true }
         return cacheStorage
     }
 

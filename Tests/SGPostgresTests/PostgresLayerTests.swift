@@ -229,6 +229,19 @@ enum PostgresTestCluster {
         }
         #expect(try cached() == (nil, 1))
         #expect(try cached() == ("kept", 1))
+
+        // Within one read transaction (one snapshot) the cache stays what the snapshot saw; the next unit of work
+        // sees the commit made meanwhile.
+        try pool.withConnection(until: .now + .seconds(5)) { connection, session in
+            try connection.reading {
+                #expect(try connection.validatedCache()?[Named.self] == "kept")
+                try other.withConnection(until: .now + .seconds(5)) { connection, _ in
+                    try connection.execute("UPDATE commit_generation SET n = n + 1 WHERE id = 1")
+                }
+                #expect(try connection.validatedCache()?[Named.self] == "kept" && session.generation == 1)
+            }
+        }
+        #expect(try cached() == (nil, 2))
     }
 }
 
