@@ -18,6 +18,11 @@ public final class AppDatabase: Sendable {
     private let grdbWriter: (any DatabaseWriter)?
     /// The connections on PostgreSQL; nil on SQLite.
     let postgres: PostgresPool?
+    /// On PostgreSQL, the units of work's checks of the commit generation, one read for those arriving together.
+    private let generationReads: SharedGenerationReads?
+    /// On PostgreSQL, access tokens found, for the server's requests while the generation stays (on SQLite each read
+    /// connection keeps its own: its check costs no round trip).
+    let postgresTokens: GenerationCache<Data, (session: AuthenticatedSession, expiresAt: Date)>?
 
     /// GRDB's writer of a SQLite database. Only for what exists on SQLite alone (the file's maintenance, tests
     /// that look at the file); the store goes through `reading` and `writing`.
@@ -53,6 +58,8 @@ public final class AppDatabase: Sendable {
     private init(writer: any DatabaseWriter, readers: ReadConnectionPool?, checkpointer: Checkpointer?) {
         self.grdbWriter = writer
         self.postgres = nil
+        self.generationReads = nil
+        self.postgresTokens = nil
         self.readers = readers
         self.checkpointer = checkpointer
     }
@@ -60,6 +67,13 @@ public final class AppDatabase: Sendable {
     private init(postgres: PostgresPool) {
         self.grdbWriter = nil
         self.postgres = postgres
+        self.generationReads = SharedGenerationReads {
+            try postgres.withConnection(until: .now + postgres.endpoint.acquireTimeout) { connection, session in
+                _ = try connection.validatedCache()
+                return UInt64(session.generation)
+            }
+        }
+        self.postgresTokens = GenerationCache(maximumEntries: CachedTokens.maximumTokens)
         self.readers = nil
         self.checkpointer = nil
     }
@@ -422,10 +436,12 @@ public final class AppDatabase: Sendable {
         _ body: (SQLConnection, ConnectionCache?) throws -> T
     ) throws -> (result: T, commitGeneration: UInt64?) {
         if let postgres {
+            // Checked already for this unit of work (`sharedPostgresGeneration`): no second read.
+            let known = sharedCommitCheck?.generation
             return try Self.translatingErrors {
                 try postgres.withConnection(until: .now + postgres.endpoint.acquireTimeout) { connection, session in
-                    let cache = try connection.validatedCache()
-                    let generation = UInt64(session.generation)
+                    let cache = try known.map { session.validatedCache(knownGeneration: Int64($0)) } ?? connection.validatedCache()
+                    let generation = known ?? UInt64(session.generation)
                     sharedCommitCheck?.remember(generation)
                     return (try body(connection, cache), generation)
                 }
@@ -449,6 +465,24 @@ public final class AppDatabase: Sendable {
         guard readers != nil || postgres != nil else { return nil }
         if let shared = sharedCommitCheck?.generation { return shared }
         return try withCheckedReader { _, _ in }.commitGeneration
+    }
+
+    /// `commitGeneration()` from a task: on PostgreSQL inside a unit of work by a read shared with the requests
+    /// arriving together, without a thread of its own; elsewhere as `commitGeneration()` on the read thread.
+    @usableFromInline
+    func checkedCommitGeneration() async throws -> UInt64? {
+        if let shared = try await sharedPostgresGeneration() { return shared }
+        return try await onReadThread { [self] in try commitGeneration() }
+    }
+
+    /// On PostgreSQL, the commit generation of the current unit of work (`withSharedCommitCheck`), read now if it
+    /// has not been, by a read that began after this call (`SharedGenerationReads`). Nil on SQLite (its check is a
+    /// step of a statement on the caller's thread) and outside a unit of work.
+    func sharedPostgresGeneration() async throws -> UInt64? {
+        guard let generationReads, let check = sharedCommitCheck else { return nil }
+        if let known = check.generation { return known }
+        check.remember(try await Self.translatingErrors { try await generationReads.current() })
+        return check.generation
     }
 
     /// Runs `body`, one unit of work (an HTTP request), with at most one check of the commit generation: the

@@ -70,7 +70,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     public func value(
         for key: Key, isCurrent: (Value) -> Bool, compute: () async throws -> Value
     ) async throws -> Value {
-        guard let generation = try await database.onReadThread({ [database] in try database.commitGeneration() }) else {
+        guard let generation = try await database.checkedCommitGeneration() else {
             return try await compute()
         }
         let employeeID = employee(key)

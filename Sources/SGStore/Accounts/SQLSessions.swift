@@ -67,8 +67,20 @@ struct SQLSessions: SessionStore {
     /// token found there is remembered by that connection. An entry is used only before its expiry and only while
     /// nothing has been committed to the database since it was read (`SQLConnection.validatedCache`): ending a
     /// session or deactivating its employee is a commit, so the very next request sees it.
+    ///
+    /// On PostgreSQL, where a check is a round trip, the request's check is shared with the requests arriving
+    /// together, and the tokens found are kept by the server, for every connection, while the generation stays.
     func session(accessDigest: Data, at now: Date) async throws -> AuthenticatedSession? {
-        try await database.onReadThread { [database] in try Self.session(database, accessDigest: accessDigest, at: now) }
+        if let tokens = database.postgresTokens, let generation = try await database.sharedPostgresGeneration() {
+            if let kept = tokens.value(for: accessDigest, at: generation) { return kept.expiresAt > now ? kept.session : nil }
+            let found = try await database.onReadThread { [database] in
+                try database.withReader { connection in try Self.lookUp(connection, accessDigest: accessDigest) }
+            }
+            guard let found, found.expiresAt > now else { return nil }
+            tokens.keep(found, for: accessDigest, at: generation)
+            return found.session
+        }
+        return try await database.onReadThread { [database] in try Self.session(database, accessDigest: accessDigest, at: now) }
     }
 
     private static func session(_ database: AppDatabase, accessDigest: Data, at now: Date) throws -> AuthenticatedSession? {
@@ -78,22 +90,26 @@ struct SQLSessions: SessionStore {
                 cache?[CachedTokens.self][accessDigest] = nil
                 return nil
             }
-            let found = try connection.with(
-                """
-                SELECT \(Rows.employeeColumnsOfE), t.expires_at, t.session_id
-                FROM auth_tokens t JOIN employees e ON e.id = t.employee_id
-                WHERE t.token_hash = ? AND e.is_active = 1
-                """
-            ) { statement -> (session: AuthenticatedSession, expiresAt: Date)? in
-                statement.bind(1, blob: accessDigest)
-                guard try statement.step() else { return nil }
-                let session = AuthenticatedSession(employee: Rows.employee(statement), sessionID: statement.int64(Rows.employeeColumnCount + 1))
-                return (session, try statement.timestamp(Rows.employeeColumnCount))
-            }
-            guard let found, found.expiresAt > now else { return nil }
+            guard let found = try lookUp(connection, accessDigest: accessDigest), found.expiresAt > now else { return nil }
             if let cache, cache[CachedTokens.self].count < CachedTokens.maximumTokens { cache[CachedTokens.self][accessDigest] = found }
             return found.session
         }.result
+    }
+
+    /// The live token's session, employee and expiry.
+    private static func lookUp(_ connection: SQLConnection, accessDigest: Data) throws -> (session: AuthenticatedSession, expiresAt: Date)? {
+        try connection.with(
+            """
+            SELECT \(Rows.employeeColumnsOfE), t.expires_at, t.session_id
+            FROM auth_tokens t JOIN employees e ON e.id = t.employee_id
+            WHERE t.token_hash = ? AND e.is_active = 1
+            """
+        ) { statement -> (session: AuthenticatedSession, expiresAt: Date)? in
+            statement.bind(1, blob: accessDigest)
+            guard try statement.step() else { return nil }
+            let session = AuthenticatedSession(employee: Rows.employee(statement), sessionID: statement.int64(Rows.employeeColumnCount + 1))
+            return (session, try statement.timestamp(Rows.employeeColumnCount))
+        }
     }
 
     func refresh(_ claim: RefreshClaim, to next: NextTokens) async throws -> RefreshOutcome {
