@@ -81,8 +81,4 @@ final class GenerationCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
             state.entries[key] = value
         }
     }
-
-    func forget(_ key: Key, at generation: UInt64) {
-        state.withLock { state in if state.generation == generation { state.entries[key] = nil } }
-    }
 }
