@@ -7,7 +7,7 @@
 # threads, 2), BENCH_SEED (42), BENCH_EMPLOYEES (10000), BENCH_REQUESTS (30 per employee), BENCH_YEARS (5),
 # BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix and of baseline_paced, 100), BENCH_RUNS (rounds
 # of the scenarios with targets, each figure reported as the median over the rounds, 1), BENCH_DAY_WRITERS
-# (connections of the write trickle in scenario "day", 4) and BENCH_DAY_WRITE_DELAY_MS (their pause, 75: about 50
+# (connections of the write trickle in scenario "day", 8) and BENCH_DAY_WRITE_DELAY_MS (their pause, 130: about 50
 # writes a second), BENCH_UNCACHED_CHANGE_MS (pause between two company changes in scenario "uncached", 50, longer
 # when the run would pass the largest allowance), BENCH_DIR (./var/bench), BENCH_POSTGRES (1: the main scenarios
 # again on PostgreSQL, bench/postgres.sh; 0: SQLite only). The write scenarios book days only in the free year, so
@@ -25,8 +25,8 @@ requests=${BENCH_REQUESTS:-$((30 * employees))}
 years=${BENCH_YEARS:-5}
 paced_delay=${BENCH_PACED_DELAY_MS:-100}
 runs=${BENCH_RUNS:-1}
-day_writers=${BENCH_DAY_WRITERS:-4}
-day_write_delay=${BENCH_DAY_WRITE_DELAY_MS:-75}
+day_writers=${BENCH_DAY_WRITERS:-8}
+day_write_delay=${BENCH_DAY_WRITE_DELAY_MS:-130}
 # At most about 300 raises of the default allowance a run, so that it stays under 366 days.
 change_delay=${BENCH_UNCACHED_CHANGE_MS:-50}
 [ $((seconds * 1000 / change_delay)) -le 300 ] || change_delay=$(( (seconds * 1000 + 299) / 300 ))
