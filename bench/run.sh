@@ -4,10 +4,14 @@
 # JSON file (bench/results/). Each load runs for a fixed time and stops by itself.
 #
 # Settings (environment): BENCH_SECONDS (per scenario, default 15), BENCH_CONNECTIONS (64), BENCH_THREADS (wrk
-# threads, 2), BENCH_SEED (42), BENCH_EMPLOYEES (10000), BENCH_REQUESTS (300000), BENCH_YEARS (5),
-# BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix, 100), BENCH_DIR (./var/bench), BENCH_POSTGRES
-# (1: the main scenarios again on PostgreSQL, bench/postgres.sh; 0: SQLite only). Scenario 7 (who is
-# off) reads June of the busiest year, before the write mix changes the data.
+# threads, 2), BENCH_SEED (42), BENCH_EMPLOYEES (10000), BENCH_REQUESTS (30 per employee), BENCH_YEARS (5),
+# BENCH_PACED_DELAY_MS (per-connection pause of the paced write mix and of baseline_paced, 100), BENCH_RUNS (rounds
+# of the scenarios with targets, each figure reported as the median over the rounds, 1), BENCH_DAY_WRITERS
+# (connections of the write trickle in scenario "day", 8) and BENCH_DAY_WRITE_DELAY_MS (their pause, 130: about 50
+# writes a second), BENCH_UNCACHED_CHANGE_MS (pause between two company changes in scenario "uncached", 50, longer
+# when the run would pass the largest allowance), BENCH_DIR (./var/bench), BENCH_POSTGRES (1: the main scenarios
+# again on PostgreSQL, bench/postgres.sh; 0: SQLite only). The write scenarios book days only in the free year, so
+# scenario 7 (who is off, June of the busiest year) reads data they never change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -17,9 +21,15 @@ connections=${BENCH_CONNECTIONS:-64}
 threads=${BENCH_THREADS:-2}
 seed=${BENCH_SEED:-42}
 employees=${BENCH_EMPLOYEES:-10000}
-requests=${BENCH_REQUESTS:-300000}
+requests=${BENCH_REQUESTS:-$((30 * employees))}
 years=${BENCH_YEARS:-5}
 paced_delay=${BENCH_PACED_DELAY_MS:-100}
+runs=${BENCH_RUNS:-1}
+day_writers=${BENCH_DAY_WRITERS:-8}
+day_write_delay=${BENCH_DAY_WRITE_DELAY_MS:-130}
+# At most about 300 raises of the default allowance a run, so that it stays under 366 days.
+change_delay=${BENCH_UNCACHED_CHANGE_MS:-50}
+[ $((seconds * 1000 / change_delay)) -le 300 ] || change_delay=$(( (seconds * 1000 + 299) / 300 ))
 dir=${BENCH_DIR:-./var/bench}
 
 say() { printf '== %s\n' "$*" >&2; }
@@ -94,12 +104,61 @@ run_wrk() {
 say "warm-up (3 s, not reported)"
 run_wrk warmup me_holidays.lua /v1/me/holidays 3
 
-say "1 baseline: GET /v1/health"
-run_wrk baseline baseline.lua /v1/health "$seconds"
-say "2 employee: GET /v1/me/holidays"
-run_wrk me_holidays me_holidays.lua /v1/me/holidays "$seconds"
-say "3 admin: GET /v1/holidays?status=pending"
-run_wrk admin_pending admin_pending.lua "/v1/holidays?status=pending" "$seconds"
+# The scenarios with targets, in BENCH_RUNS rounds: report.py takes each ratio within its round, then the median of
+# each figure and each ratio over the rounds. Files: $dir/NAME.ROUND.json.
+admin_token=$(awk -F'\t' '$3 == 1 { print $4; exit }' "$dir/tokens.tsv")
+company_api() {
+    curl -sf -H "Authorization: Bearer $admin_token" -H "Content-Type: application/json" "$@" "http://127.0.0.1:$port/v1/company"
+}
+# The company's PUT body as it is, with ALLOWANCE where company_changes.lua writes each new default allowance.
+company_body=$(company_api | python3 -c '
+import json, sys
+company = json.load(sys.stdin)
+company["defaultAllowance"] = "ALLOWANCE"
+print(json.dumps(company, separators=(",", ":")).replace("\"ALLOWANCE\"", "ALLOWANCE"))') || fail "cannot read the company"
+allowance=$(company_api | python3 -c 'import json, sys; print(json.load(sys.stdin)["defaultAllowance"])')
+# Each run of writes.lua books days of its own share of the free year (day, 4 and 4p in each round).
+write_runs=$((3 * runs))
+write_run=0
+for round in $(seq 1 "$runs"); do
+    if [ "$round" -gt 1 ]; then
+        say "round $round of $runs: warm-up (3 s, not reported)"
+        run_wrk "warmup.$round" me_holidays.lua /v1/me/holidays 3
+    fi
+    say "round $round of $runs: 1 baseline: GET /v1/health"
+    run_wrk "baseline.$round" baseline.lua /v1/health "$seconds"
+    say "2 employee: GET /v1/me/holidays"
+    run_wrk "me_holidays.$round" me_holidays.lua /v1/me/holidays "$seconds"
+    say "3 admin: GET /v1/holidays?status=pending"
+    run_wrk "admin_pending.$round" admin_pending.lua "/v1/holidays?status=pending" "$seconds"
+    say "day: scenario 2's reads beside the write mix on $day_writers connections pausing ${day_write_delay} ms"
+    (connections=$day_writers; run_wrk "day_writes.$round" writes.lua / "$seconds" BENCH_DELAY_MS="$day_write_delay" \
+        BENCH_WRITE_RUNS="$write_runs" BENCH_WRITE_RUN="$write_run") &
+    background=$!
+    run_wrk "day.$round" me_holidays.lua /v1/me/holidays "$seconds"
+    wait "$background" || fail "the writes of scenario day gave no result"
+    background=""
+    write_run=$((write_run + 1))
+    say "uncached: scenario 2's reads, each employee in turn, the default allowance raised every ${change_delay} ms"
+    (connections=1; threads=1; run_wrk "uncached_changes.$round" company_changes.lua / "$seconds" \
+        BENCH_DELAY_MS="$change_delay" BENCH_COMPANY_BODY="$company_body" BENCH_ALLOWANCE_FROM="$allowance") &
+    background=$!
+    run_wrk "uncached.$round" uncached.lua /v1/me/holidays "$seconds"
+    wait "$background" || fail "the company changes of scenario uncached gave no result"
+    background=""
+    company_api -X PUT --data "${company_body/ALLOWANCE/$allowance}" > /dev/null \
+        || fail "cannot put the default allowance back to $allowance days"
+    say "4 write mix, saturated: create -> approve/reject/revert/cancel"
+    run_wrk "writes.$round" writes.lua / "$seconds" BENCH_WRITE_RUNS="$write_runs" BENCH_WRITE_RUN="$write_run"
+    write_run=$((write_run + 1))
+    say "baseline_paced: GET /v1/health, each connection pausing ${paced_delay} ms between requests"
+    run_wrk "baseline_paced.$round" baseline.lua /v1/health "$seconds" BENCH_DELAY_MS="$paced_delay"
+    say "4p write mix, paced: each connection pauses ${paced_delay} ms between requests"
+    run_wrk "writes_paced.$round" writes.lua / "$seconds" BENCH_DELAY_MS="$paced_delay" \
+        BENCH_WRITE_RUNS="$write_runs" BENCH_WRITE_RUN="$write_run"
+    write_run=$((write_run + 1))
+done
+
 absence_month="$busiest_year-06"
 say "7 team: GET /v1/absences for $absence_month, a random page of 50 employees"
 run_wrk absences absences.lua "/v1/absences" "$seconds" \
@@ -108,8 +167,8 @@ say "8 home: GET /v1/home as a random employee"
 run_wrk home home.lua "/v1/home" "$seconds"
 
 # 5: sgadmin beside a server kept busy with scenario 2's load.
-say "5 sgadmin under load (pending, approve, export --year $busiest_year)"
-load_seconds=$((seconds * 2 + 10))
+say "5 sgadmin under load (pending, approve, export --year $busiest_year), and the sqlite3 shell doing the same reads"
+load_seconds=$((seconds * 2 + 20))
 run_wrk sgadmin_load me_holidays.lua /v1/me/holidays "$load_seconds" &
 background=$!
 sleep 2
@@ -127,24 +186,43 @@ time_cmd() {
     rss=$(grep "Maximum resident set size" "$dir/time.txt" | grep -oE '[0-9]+$')
     printf '{"command":"%s","wall_ms":%.1f,"peak_rss_kib":%d}\n' "$name" "$(( (end - start) / 1000 ))e-3" "$rss" >> "$dir/sgadmin.jsonl"
 }
+# The references: the sqlite3 shell reading the same rows as `sgadmin export --year` (the statement of
+# Sources/SGStore/Holidays/HolidayReports.swift, exportRows, with the export's columns) into a CSV file, and as
+# `sgadmin pending` (its statuses, order and columns) as a table; and sgadmin's own start, `sgadmin --help`.
+export_sql="SELECT e.username, e.name || ' ' || e.surname AS full_name, e.email, r.id AS request_id,
+    (SELECT name FROM leave_types WHERE id = r.leave_type_id) AS leave_type, r.start_date AS start,
+    CASE WHEN r.starts_afternoon THEN 'afternoon' ELSE 'morning' END AS start_half, r.end_date AS \"end\",
+    CASE WHEN r.ends_morning THEN 'morning' ELSE 'afternoon' END AS end_half, r.halves / 2.0 AS working_days,
+    COALESCE((SELECT d.halves FROM holiday_request_days d WHERE d.request_id = r.id AND d.year = $busiest_year), 0) / 2.0
+        AS working_days_in_year,
+    (SELECT t.draws_on_allowance FROM leave_types t WHERE t.id = r.leave_type_id) AS draws_on_allowance,
+    r.status, r.created_at AS requested_at, r.decided_by, r.decided_at
+  FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
+  WHERE r.start_date <= '$busiest_year-12-31' AND r.end_date >= '$busiest_year-01-01'
+  ORDER BY e.surname, e.name, e.id, r.start_date, r.id;"
+pending_sql="SELECT r.id, e.username, e.name || ' ' || e.surname AS name,
+    (SELECT name FROM leave_types WHERE id = r.leave_type_id) AS type, r.start_date AS start, r.end_date AS \"end\",
+    r.halves / 2.0 AS working_days, r.status, r.comment
+  FROM holiday_requests r JOIN employees e ON e.id = r.employee_id
+  WHERE r.status IN ('pending', 'approved-by-manager') ORDER BY r.id;"
 pending_ids=$(q "SELECT id FROM holiday_requests WHERE status = 'pending' AND employee_id > (SELECT MAX(id) FROM employees WHERE is_admin = 1) ORDER BY id LIMIT 5;")
 for round in 1 2 3 4 5; do
     time_cmd pending "$bin/sgadmin" pending
     id=$(echo "$pending_ids" | sed -n "${round}p")
     [ -n "$id" ] && time_cmd approve "$bin/sgadmin" approve "$id" --as admin01 --note "bench"
     time_cmd export "$bin/sgadmin" export --year "$busiest_year" --output "$dir/export-$busiest_year.csv"
+    time_cmd sqlite3_export sqlite3 -readonly -batch -csv -header "$db" ".once $dir/reference-export.csv" "$export_sql"
+    time_cmd sqlite3_pending sqlite3 -readonly -batch -column -header "$db" "$pending_sql"
+    time_cmd sgadmin_start "$bin/sgadmin" --help
 done
 pending_rows=$(($(wc -l < "$dir/pending.stdout") - 1))
 export_rows=$(($(wc -l < "$dir/export-$busiest_year.csv") - 1))
 expected_rows=$(q "SELECT COUNT(*) FROM holiday_requests WHERE start_date <= '$busiest_year-12-31' AND end_date >= '$busiest_year-01-01';")
 [ "$export_rows" -eq "$expected_rows" ] || fail "export has $export_rows rows, the database $expected_rows"
+reference_rows=$(python3 -c 'import csv, sys; print(sum(1 for _ in csv.reader(open(sys.argv[1]))) - 1)' "$dir/reference-export.csv")
+[ "$reference_rows" -eq "$expected_rows" ] || fail "sqlite3's export has $reference_rows rows, the database $expected_rows"
 wait "$background" || fail "scenario 5's load (scenario 2's requests beside sgadmin) gave no result"
 background=""
-
-say "4 write mix, saturated: create -> approve/reject/revert/cancel"
-run_wrk writes writes.lua / "$seconds"
-say "4p write mix, paced: each connection pauses ${paced_delay} ms between requests"
-run_wrk writes_paced writes.lua / "$seconds" BENCH_DELAY_MS="$paced_delay"
 
 say "server memory"
 rss_kib=$(grep VmRSS "/proc/$server/status" | grep -oE '[0-9]+')
@@ -231,5 +309,6 @@ if [ "${BENCH_POSTGRES:-1}" != 0 ]; then
 fi
 
 python3 bench/report.py --dir "$dir" --seed "$seed" --seconds "$seconds" --connections "$connections" --threads "$threads" \
-    --paced-delay "$paced_delay" --busiest-year "$busiest_year" --free-year "$free_year" --pending-rows "$pending_rows" \
+    --employees "$employees" --requests "$requests" --years "$years" --runs "$runs" --day-writers "$day_writers" \
+    --day-write-delay "$day_write_delay" --change-delay "$change_delay" --paced-delay "$paced_delay" --busiest-year "$busiest_year" --free-year "$free_year" --pending-rows "$pending_rows" \
     --export-rows "$export_rows" --server-rss-kib "$rss_kib" --server-hwm-kib "$hwm_kib"

@@ -7,6 +7,8 @@
 -- are given back and an employee can book the same day again a year's worth of requests later.
 -- Each wrk thread owns the employees with id % BENCH_THREADS == thread_index - 1, so two threads never book for
 -- the same employee; within a thread, employees take turns, far apart.
+-- A bench runs this script several times (BENCH_WRITE_RUNS, at most); run BENCH_WRITE_RUN (0-based) books only days
+-- of its own share of the free year, so the chains a run leaves unfinished when it stops never meet a later run's.
 dofile((os.getenv("BENCH_LUA_DIR") or "bench/lua") .. "/common.lua")
 
 bench.counters = { "creates", "approves", "rejects", "reverts", "cancels", "failures", "unreadable" }
@@ -24,7 +26,8 @@ local mine, days = {}, {}
 local queue, head, tail = {}, 1, 0
 local step = {}       -- request id -> index of the move sent last (0: the creation)
 local turn = 0
-local slot = {}       -- employee id -> index of the day it booked last
+local slot = {}       -- employee id -> how many days it booked in this run, plus a start of its own
+local first, window   -- this run's days: days[first + 1 ... first + window]
 
 function init(args)
     local employees
@@ -37,6 +40,11 @@ function init(args)
         if line:match("^%d%d%d%d%-%d%d%-%d%d$") then days[#days + 1] = line end
     end
     assert(#mine > 0 and #days > 0 and #admins > 0, "no employees, days or admins for the write mix")
+    local runs = tonumber(os.getenv("BENCH_WRITE_RUNS") or "1")
+    local run = tonumber(os.getenv("BENCH_WRITE_RUN") or "0")
+    window = math.floor(#days / runs)
+    assert(window > 0 and run < runs, "more write runs than working days in the free year")
+    first = run * window
 end
 
 local function enqueue(text)
@@ -61,8 +69,9 @@ function request()
     end
     turn = turn % #mine + 1
     local employee = mine[turn]
-    local index = ((slot[employee.id] or employee.id) % #days) + 1
-    slot[employee.id] = index
+    local booked = (slot[employee.id] or employee.id) + 1
+    slot[employee.id] = booked
+    local index = first + booked % window + 1
     local headers = bench.auth(employee)
     headers["Content-Type"] = "application/json"
     local day = days[index]
