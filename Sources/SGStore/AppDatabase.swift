@@ -383,7 +383,8 @@ public final class AppDatabase: Sendable {
 
     /// A write transaction on PostgreSQL, on a thread of its own (the driver's calls block): the transaction takes
     /// one advisory lock first, so that writers of every process and server run one at a time, as on SQLite, and
-    /// what each checks still holds when it commits. It moves the commit generation, which every process reads.
+    /// what each checks still holds when it commits. When it wrote anything, it moves the commit generation, which every
+    /// process reads.
     private func writing<T: Sendable>(on postgres: PostgresPool, _ body: @escaping @Sendable (SQLConnection) throws -> T) async throws -> T {
         sharedCommitCheck?.forget()
         defer { sharedCommitCheck?.forget() }
@@ -398,7 +399,10 @@ public final class AppDatabase: Sendable {
                     try connection.execute("SELECT pg_advisory_xact_lock(\(PostgresSchema.writeLock))")
                     let began = ContinuousClock.now
                     let result = try body(connection)
-                    try connection.execute("UPDATE commit_generation SET n = n + 1 WHERE id = 1")
+                    // Only a transaction that wrote moves it (PostgreSQL gives a transaction an id at its first
+                    // change of any row, triggers' included): the outbox's claims that find nothing due, every second
+                    // on every server, leave the servers' caches alone.
+                    try connection.execute("UPDATE commit_generation SET n = n + 1 WHERE id = 1 AND txid_current_if_assigned() IS NOT NULL")
                     try session.execute("COMMIT")
                     self.batchesCommitted.add(1, ordering: .relaxed)
                     metrics?.record(asked: asked, began: began, committed: .now)

@@ -142,6 +142,27 @@ import SGTestSupport
         }
     }
 
+    /// A write transaction that changes no row (the outbox's claim when nothing is due, every second on every server)
+    /// leaves every cache as it was.
+    @Test func aWriteThatChangesNothingLeavesTheCaches() async throws {
+        let (f, other, path) = try await Self.twoProcesses()
+        defer { path.cleanUp() }
+        let cache = f.database.makeCache(of: Int.self, by: String.self) { _ in 0 }
+        var computed = 0
+        func value() async throws -> Int {
+            try await cache.value(for: "k", isCurrent: { _ in true }) {
+                computed += 1
+                return computed
+            }
+        }
+        #expect(try await value() == 1)
+        try await other.execute(sql: "UPDATE company SET name = 'Elsewhere' WHERE id = 0")
+        _ = try await other.services(clock: f.clock).delivery.claim(owner: "other", limit: 10)
+        #expect(try await value() == 1)
+        try await other.execute(sql: "UPDATE company SET name = name WHERE id = 1")
+        #expect(try await value() == 2)
+    }
+
     @Test func companySettingsChangedByAnotherProcessAreSeenAtOnce() async throws {
         let (f, other, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
