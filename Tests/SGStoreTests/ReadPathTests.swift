@@ -147,20 +147,13 @@ import SGTestSupport
     @Test func aWriteThatChangesNothingLeavesTheCaches() async throws {
         let (f, other, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
-        let cache = f.database.makeCache(of: Int.self, by: String.self) { _ in 0 }
-        var computed = 0
-        func value() async throws -> Int {
-            try await cache.value(for: "k", isCurrent: { _ in true }) {
-                computed += 1
-                return computed
-            }
-        }
-        #expect(try await value() == 1)
+        let counted = ViewChangeTests.Counted(f.database)
+        #expect(try await counted.value(f.alice.id) == 1)
         try await other.execute(sql: "UPDATE company SET name = 'Elsewhere' WHERE id = 0")
         _ = try await other.services(clock: f.clock).delivery.claim(owner: "other", limit: 10)
-        #expect(try await value() == 1)
+        #expect(try await counted.value(f.alice.id) == 1)
         try await other.execute(sql: "UPDATE company SET name = name WHERE id = 1")
-        #expect(try await value() == 2)
+        #expect(try await counted.value(f.alice.id) == 2)
     }
 
     @Test func companySettingsChangedByAnotherProcessAreSeenAtOnce() async throws {
