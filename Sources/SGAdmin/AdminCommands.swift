@@ -574,20 +574,20 @@ struct Export: AsyncParsableCommand {
 
     private func write(_ holidays: HolidayService, by actor: Actor, to sink: OutputSink) async throws {
         if balances {
-            try sink.write(CSV.record(HolidayReportLayout.balanceColumns.map(CSV.Cell.text)))
+            try sink.write(HolidayReportLayout.balanceColumns.map(CSV.Cell.text))
             for (employee, balance) in try await holidays.balances(year: year, by: actor) {
-                try sink.write(CSV.record(HolidayReportLayout.balanceCells(employee, balance, year: year)))
+                try sink.write(HolidayReportLayout.balanceCells(employee, balance, year: year))
             }
         } else {
-            try sink.write(CSV.record(HolidayReportLayout.requestColumns.map(CSV.Cell.text)))
+            try sink.write(HolidayReportLayout.requestColumns.map(CSV.Cell.text))
             try await holidays.export(year: year, by: actor) { row in
-                try sink.write(CSV.record(HolidayReportLayout.requestCells(row)))
+                try sink.write(HolidayReportLayout.requestCells(row))
             }
         }
     }
 }
 
-/// Buffered output to a file or standard output, flushed every 256 KiB.
+/// Buffered CSV records to a file or standard output, flushed every 256 KiB.
 /// Used by one command at a time; the export hands it rows from the store's read, which waits for it.
 final class OutputSink: @unchecked Sendable {
     private let handle: FileHandle
@@ -612,8 +612,9 @@ final class OutputSink: @unchecked Sendable {
 
     private static let flushSize = 256 * 1024
 
-    func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
+    /// One CSV record.
+    func write(_ cells: [CSV.Cell]) throws {
+        CSV.append(cells, to: &buffer)
         if buffer.count >= Self.flushSize { try flush() }
     }
 
