@@ -14,7 +14,8 @@ struct AllowanceCommand: AsyncParsableCommand {
     }
 
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set one employee's allowance for one year.")
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Set one employee's allowance for one year.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
         @Argument(help: "Year.") var year: Int
@@ -34,6 +35,7 @@ struct AllowanceCommand: AsyncParsableCommand {
 
     struct Adjust: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "adjust",
             abstract: "Add days to an employee's year, or remove them (negative), with a reason the employee reads.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
@@ -56,7 +58,8 @@ struct AllowanceCommand: AsyncParsableCommand {
     }
 
     struct Log: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "An employee's allowance history: allowances set and adjustments.")
+        static let configuration = CommandConfiguration(
+            commandName: "log", abstract: "An employee's allowance history: allowances set and adjustments.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
         @Option(help: "Only this year [default: every year].") var year: Int?
@@ -80,7 +83,8 @@ struct AllowanceCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show an employee's balance for a year.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show an employee's balance for a year.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
         @Option(help: "Year [default: this year].") var year: Int?
@@ -106,7 +110,8 @@ struct AllowanceCommand: AsyncParsableCommand {
     }
 
     struct Default: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set the company's default allowance (working days a year).")
+        static let configuration = CommandConfiguration(
+            commandName: "default", abstract: "Set the company's default allowance (working days a year).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Working days.") var days: Int
 
@@ -200,6 +205,7 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a local account. The password is read from standard input, never from the command line.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
@@ -228,6 +234,7 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Password: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "password",
             abstract: "Set a local account's password, read from standard input; the employee's sessions end.",
             discussion: """
                 The password obeys the same rules as everywhere: at least 10 characters, at most 256 bytes, not the \
@@ -257,7 +264,7 @@ struct UserCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List employees.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List employees.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
@@ -311,6 +318,7 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Admin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "admin",
             abstract: "Make an employee an admin (--grant) or no longer one (--revoke); the last active admin stays one.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
@@ -329,6 +337,7 @@ struct UserCommand: AsyncParsableCommand {
 
     struct Reactivate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reactivate",
             abstract: "Reactivate a deactivated account: they can log in again.",
             discussion: "An employee of the company directory comes back only while the directory still lists them.")
         @OptionGroup var global: GlobalOptions
@@ -355,7 +364,8 @@ struct UserCommand: AsyncParsableCommand {
     }
 
     struct Deactivate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Deactivate an account: history is kept, login is refused.")
+        static let configuration = CommandConfiguration(
+            commandName: "deactivate", abstract: "Deactivate an account: history is kept, login is refused.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
 
@@ -385,6 +395,7 @@ struct HolidaysCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a public holiday. Requests already made keep the working days counted when they were made.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The date, YYYY-MM-DD.") var date: String
@@ -405,6 +416,7 @@ struct HolidaysCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove a public holiday. Requests already made keep the working days counted when they were made.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The date, YYYY-MM-DD.") var date: String
@@ -423,7 +435,7 @@ struct HolidaysCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List public holidays.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List public holidays.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "Only this year.") var year: Int?
         @Option(help: "The holiday calendar (id or name); default: the first.") var calendar: String?
@@ -442,6 +454,7 @@ struct HolidaysCommand: AsyncParsableCommand {
 
     struct Calendar: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "calendar",
             abstract: "Manage holiday calendars; `sgadmin user holiday-calendar` says who belongs to which.",
             subcommands: [CalendarList.self, CalendarAdd.self, CalendarRename.self, CalendarRemove.self])
     }
@@ -510,7 +523,8 @@ struct HolidaysCommand: AsyncParsableCommand {
 }
 
 struct Migrate: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Create the database or bring its schema up to date.")
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Create the database or bring its schema up to date.")
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
@@ -522,6 +536,7 @@ struct Migrate: AsyncParsableCommand {
 
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "HR's CSV for a year: one row per request, or with --balances one row per employee.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "The year.") var year: Int
@@ -559,20 +574,20 @@ struct Export: AsyncParsableCommand {
 
     private func write(_ holidays: HolidayService, by actor: Actor, to sink: OutputSink) async throws {
         if balances {
-            try sink.write(CSV.record(HolidayReportLayout.balanceColumns.map(CSV.Cell.text)))
+            try sink.write(HolidayReportLayout.balanceColumns.map(CSV.Cell.text))
             for (employee, balance) in try await holidays.balances(year: year, by: actor) {
-                try sink.write(CSV.record(HolidayReportLayout.balanceCells(employee, balance, year: year)))
+                try sink.write(HolidayReportLayout.balanceCells(employee, balance, year: year))
             }
         } else {
-            try sink.write(CSV.record(HolidayReportLayout.requestColumns.map(CSV.Cell.text)))
+            try sink.write(HolidayReportLayout.requestColumns.map(CSV.Cell.text))
             try await holidays.export(year: year, by: actor) { row in
-                try sink.write(CSV.record(HolidayReportLayout.requestCells(row)))
+                try sink.write(HolidayReportLayout.requestCells(row))
             }
         }
     }
 }
 
-/// Buffered output to a file or standard output, flushed every 256 KiB.
+/// Buffered CSV records to a file or standard output, flushed every 256 KiB.
 /// Used by one command at a time; the export hands it rows from the store's read, which waits for it.
 final class OutputSink: @unchecked Sendable {
     private let handle: FileHandle
@@ -597,8 +612,9 @@ final class OutputSink: @unchecked Sendable {
 
     private static let flushSize = 256 * 1024
 
-    func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
+    /// One CSV record.
+    func write(_ cells: [CSV.Cell]) throws {
+        CSV.append(cells, to: &buffer)
         if buffer.count >= Self.flushSize { try flush() }
     }
 

@@ -6,6 +6,7 @@ import SGStore
 
 struct Copy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "copy",
         abstract: "Copy the whole database into an empty one on the other engine: SQLite to PostgreSQL, or back.",
         discussion: """
             TARGET is a SQLite file or postgres://USER@HOST[:PORT]/DATABASE[?sslmode=MODE], read as --database is. \

@@ -11,7 +11,7 @@ struct OutboxCommand: AsyncParsableCommand {
         subcommands: [List.self, Show.self, Retry.self, Purge.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List messages by id.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List messages by id.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "pending, sent or dead [default: all].") var status: OutboxStatus?
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
@@ -42,7 +42,7 @@ struct OutboxCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one message whole.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one message whole.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The message id.") var id: Int64
 
@@ -76,6 +76,7 @@ struct OutboxCommand: AsyncParsableCommand {
 
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "retry",
             abstract: "Move a dead message (or every dead one) back to pending, due now, with a new day of tries.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The message id.") var id: Int64?
@@ -100,6 +101,7 @@ struct OutboxCommand: AsyncParsableCommand {
 
     struct Purge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "purge",
             abstract: "Delete sent messages sent before a date (the server keeps them \(Int(DeliveryService.sentRetention / 86_400)) days).")
         @OptionGroup var global: GlobalOptions
         @Option(help: "YYYY-MM-DD: messages sent before this day (company time zone) are deleted.") var sentBefore: String
@@ -120,6 +122,7 @@ struct WebhookCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Subscribe a URL to events; prints the signing secret, shown only this once.",
             discussion: "Events: \(DeliveryEvent.subscribable.map(\.rawValue).joined(separator: ", ")).")
         @OptionGroup var global: GlobalOptions
@@ -148,7 +151,8 @@ struct WebhookCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List subscriptions (without their secrets).")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List subscriptions (without their secrets).")
         @OptionGroup var global: GlobalOptions
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
@@ -169,7 +173,8 @@ struct WebhookCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a subscription; its messages stay in the outbox.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a subscription; its messages stay in the outbox.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The webhook id.") var id: Int64
 

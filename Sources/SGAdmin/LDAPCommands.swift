@@ -16,6 +16,7 @@ struct LDAPCommand: AsyncParsableCommand {
 
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Explain step by step what a login does for a user, without their password.",
             discussion: "Connect, service bind, search, entry found, groups, role, and what the app holds. Exits 1 when a login would fail.")
         @OptionGroup var global: GlobalOptions
@@ -38,6 +39,7 @@ struct LDAPCommand: AsyncParsableCommand {
 
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Create or refresh an employee for every directory user; deactivate those no longer there.",
             discussion: """
                 Users are listed with SG_LDAP_SYNC_FILTER (default: the user filter with {username} as *). \

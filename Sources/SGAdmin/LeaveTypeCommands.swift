@@ -30,7 +30,8 @@ struct LeaveTypeCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List every leave type, retired ones too.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List every leave type, retired ones too.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
@@ -43,6 +44,7 @@ struct LeaveTypeCommand: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a leave type (by default: needs approval, does not draw on the allowance, visible to colleagues).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Its name, e.g. parental.") var name: String
@@ -65,7 +67,8 @@ struct LeaveTypeCommand: AsyncParsableCommand {
     }
 
     struct Change: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a leave type's name, approval, privacy or cap.")
+        static let configuration = CommandConfiguration(
+            commandName: "change", abstract: "Change a leave type's name, approval, privacy or cap.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The type's id.") var id: Int64
         @Option(help: "A new name.") var name: String?
@@ -87,7 +90,8 @@ struct LeaveTypeCommand: AsyncParsableCommand {
     }
 
     struct Retire: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Retire a leave type: its requests stay, new ones are refused.")
+        static let configuration = CommandConfiguration(
+            commandName: "retire", abstract: "Retire a leave type: its requests stay, new ones are refused.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The type's id.") var id: Int64
         @Flag(help: "Bring a retired type back instead.") var undo = false
@@ -103,7 +107,8 @@ struct LeaveTypeCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a leave type no request has used.")
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete a leave type no request has used.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The type's id.") var id: Int64
 

@@ -5,6 +5,7 @@ import SGStore
 
 struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "backup",
         abstract: "Copy the database to FILE while the server runs: a consistent copy, readable by its owner only.",
         discussion: "The copy is written beside FILE and renamed over it once whole; an existing FILE is replaced.")
     @OptionGroup var global: GlobalOptions
@@ -25,6 +26,7 @@ struct Backup: AsyncParsableCommand {
 
 struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "restore",
         abstract: "Replace the database with the backup FILE, after checking it; refused while a server runs on the database.",
         discussion: """
             FILE must pass SQLite's integrity check and carry no schema newer than this program's. A schema older \
@@ -47,6 +49,7 @@ struct Restore: AsyncParsableCommand {
 
 struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Check the database: SQLite's integrity and foreign keys, and the rules' invariants.",
         discussion: """
             Balances never below zero in any year, every request's history ending in its status, no orphan rows, \

@@ -7,7 +7,8 @@ struct NoticeCommand: AsyncParsableCommand {
         commandName: "notice", abstract: "Post, list and delete company notices.", subcommands: [Post.self, List.self, Delete.self])
 
     struct Post: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Post a company notice for everyone.")
+        static let configuration = CommandConfiguration(
+            commandName: "post", abstract: "Post a company notice for everyone.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "The title (one line).") var title: String
         @Option(help: "The text; or --body-stdin.") var body: String?
@@ -34,7 +35,8 @@ struct NoticeCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List company notices, pinned first, then newest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List company notices, pinned first, then newest first.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Include expired notices.") var all = false
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
@@ -65,7 +67,7 @@ struct NoticeCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a company notice.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a company notice.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The notice id.") var id: Int64
 
@@ -84,7 +86,8 @@ struct CompanyCommand: AsyncParsableCommand {
         commandName: "company", abstract: "Show and change the company's details and settings.", subcommands: [Show.self, Change.self])
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the company's details and settings.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show the company's details and settings.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 

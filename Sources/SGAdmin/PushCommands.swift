@@ -35,6 +35,7 @@ struct PushCommand: AsyncParsableCommand {
 
     struct Test: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "test",
             abstract: "Send a test push to every device of an employee now, and print what each service answered.",
             discussion: "Reads the same SG_APNS_*, SG_FCM_*, SG_VAPID_* and SG_TLS_CA_FILE settings as sgserver. A device the service no longer knows is removed, as the server does.")
         @OptionGroup var global: GlobalOptions

@@ -24,6 +24,7 @@ func halfDayText(_ date: CalendarDate, _ half: DayHalf, start: Bool) -> String {
 
 struct Pending: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pending",
         abstract: "List requests waiting for a decision (pending, and approved by a manager), oldest first.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "Only the requests of this team's members (its name or id).") var team: String?
@@ -46,7 +47,8 @@ struct Pending: AsyncParsableCommand {
 }
 
 struct List: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List requests by status, year and employee.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List requests by status, year and employee.")
     @OptionGroup var global: GlobalOptions
     @Option(help: "pending, approved-by-manager, approved, rejected or cancelled.") var status: String?
     @Option(help: "Requests touching this year.") var year: Int?
@@ -66,7 +68,7 @@ struct List: AsyncParsableCommand {
 }
 
 struct Show: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a request with its history.")
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a request with its history.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The request id.") var id: Int64
 
@@ -126,7 +128,7 @@ extension TransitionCommand {
 }
 
 struct Approve: TransitionCommand {
-    static let configuration = CommandConfiguration(abstract: "Approve a pending request.")
+    static let configuration = CommandConfiguration(commandName: "approve", abstract: "Approve a pending request.")
     static let action = HolidayAction.approve
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The request id.") var id: Int64
@@ -135,7 +137,8 @@ struct Approve: TransitionCommand {
 }
 
 struct Reject: TransitionCommand {
-    static let configuration = CommandConfiguration(abstract: "Reject a pending request, with a reason.")
+    static let configuration = CommandConfiguration(
+        commandName: "reject", abstract: "Reject a pending request, with a reason.")
     static let action = HolidayAction.reject
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The request id.") var id: Int64
@@ -144,7 +147,8 @@ struct Reject: TransitionCommand {
 }
 
 struct Revert: TransitionCommand {
-    static let configuration = CommandConfiguration(abstract: "Move an approved request back to pending.")
+    static let configuration = CommandConfiguration(
+        commandName: "revert", abstract: "Move an approved request back to pending.")
     static let action = HolidayAction.revert
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The request id.") var id: Int64
@@ -153,7 +157,8 @@ struct Revert: TransitionCommand {
 }
 
 struct Cancel: TransitionCommand {
-    static let configuration = CommandConfiguration(abstract: "Cancel a pending or approved request.")
+    static let configuration = CommandConfiguration(
+        commandName: "cancel", abstract: "Cancel a pending or approved request.")
     static let action = HolidayAction.cancel
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The request id.") var id: Int64

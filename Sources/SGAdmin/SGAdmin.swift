@@ -5,6 +5,10 @@ import SGSettings
 import SGStore
 
 /// `sgadmin`: the server host's command line over the same rules and database as the API.
+///
+/// Every command names itself (`commandName`): ArgumentParser otherwise derives each name from its type with
+/// `String(describing:)`, whose protocol conformance lookups over every loaded library took a third of the start of
+/// any command, `--help` included (issue 20).
 public struct SGAdmin: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sgadmin",
@@ -110,15 +114,27 @@ struct Output {
             return String(decoding: (try? encoder.encode(objects)) ?? Data("[]".utf8), as: UTF8.self) + "\n"
         case .table:
             let cells = rows.map { $0.map(Self.plain) }
-            var widths = columns.map(\.count)
-            for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
-            func line(_ values: [String]) -> String {
-                values.enumerated().map { index, value in
-                    index == values.count - 1 ? value : value + String(repeating: " ", count: widths[index] - value.count)
-                }.joined(separator: "  ")
+            var widths = columns.map(Self.width)
+            for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.width(cell)) } }
+            // Written into one buffer: a string per padded cell and per line took a tenth of `sgadmin pending`.
+            var text: [UInt8] = []
+            func line(_ values: [String]) {
+                for (index, value) in values.enumerated() {
+                    text.append(contentsOf: value.utf8)
+                    guard index < values.count - 1 else { break }
+                    text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: widths[index] - Self.width(value) + 2))
+                }
+                text.append(UInt8(ascii: "\n"))
             }
-            return ([line(columns)] + cells.map(line)).joined(separator: "\n") + "\n"
+            line(columns)
+            cells.forEach(line)
+            return String(decoding: text, as: UTF8.self)
         }
+    }
+
+    /// Characters a cell takes on a terminal line, as `String.count` says; printable ASCII is counted by its bytes.
+    static func width(_ text: String) -> Int {
+        text.utf8.allSatisfy { (0x20...0x7E).contains($0) } ? text.utf8.count : text.count
     }
 
     /// A cell on one line of a terminal: line breaks become spaces, other control characters escapes.

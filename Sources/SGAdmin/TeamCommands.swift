@@ -27,7 +27,7 @@ struct TeamCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the teams.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the teams.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
@@ -40,7 +40,8 @@ struct TeamCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a team with its approvers and members.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a team with its approvers and members.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The team's name or id.") var team: String
 
@@ -53,7 +54,7 @@ struct TeamCommand: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a team.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a team.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Its name.") var name: String
         @Flag(help: "Two-stage approval: the approver, then an admin.") var twoStage = false
@@ -68,7 +69,8 @@ struct TeamCommand: AsyncParsableCommand {
     }
 
     struct Rename: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a team, or switch its two-stage approval.")
+        static let configuration = CommandConfiguration(
+            commandName: "rename", abstract: "Rename a team, or switch its two-stage approval.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The team's name or id.") var team: String
         @Argument(help: "Its new name (default: unchanged).") var name: String?
@@ -92,7 +94,8 @@ struct TeamCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a team: its members' requests go to the admins.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a team: its members' requests go to the admins.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The team's name or id.") var team: String
 
@@ -110,16 +113,19 @@ struct TeamCommand: AsyncParsableCommand {
     /// `member add|remove` and `approver add|remove`.
     struct Member: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "member",
             abstract: "Put an employee in a team (moving them from any other) or take them out.", subcommands: [Add.self, Remove.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Put an employee in the team.")
+            static let configuration = CommandConfiguration(
+                commandName: "add", abstract: "Put an employee in the team.")
             @OptionGroup var people: TeamPersonOptions
             func run() async throws { try await people.change { try await $0.addMember(teamID: $1, employeeID: $2, by: $3) } }
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Take an employee out of the team.")
+            static let configuration = CommandConfiguration(
+                commandName: "remove", abstract: "Take an employee out of the team.")
             @OptionGroup var people: TeamPersonOptions
             func run() async throws { try await people.change { try await $0.removeMember(teamID: $1, employeeID: $2, by: $3) } }
         }
@@ -127,16 +133,19 @@ struct TeamCommand: AsyncParsableCommand {
 
     struct Approver: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "approver",
             abstract: "Make an employee an approver of a team, or no longer.", subcommands: [Add.self, Remove.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Make an employee an approver of the team.")
+            static let configuration = CommandConfiguration(
+                commandName: "add", abstract: "Make an employee an approver of the team.")
             @OptionGroup var people: TeamPersonOptions
             func run() async throws { try await people.change { try await $0.addApprover(teamID: $1, employeeID: $2, by: $3) } }
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "The employee no longer approves for the team.")
+            static let configuration = CommandConfiguration(
+                commandName: "remove", abstract: "The employee no longer approves for the team.")
             @OptionGroup var people: TeamPersonOptions
             func run() async throws { try await people.change { try await $0.removeApprover(teamID: $1, employeeID: $2, by: $3) } }
         }

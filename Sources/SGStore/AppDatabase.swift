@@ -209,7 +209,11 @@ public final class AppDatabase: Sendable {
     public static var knownMigrations: [String] { SchemaMigrations.all.map(\.identifier) }
 
     private func prepareSchema(_ policy: SchemaPolicy) throws {
-        let applied = try appliedMigrations()
+        // While the database opens nothing else runs on SQLite's writer, which is open already: reading there rather
+        // than through `appliedMigrations` spares opening a reader of GRDB's pool, and parsing the schema again, for
+        // one statement at every start of sgadmin (issue 20). Nothing is written.
+        let applied = try postgres == nil
+            ? writer.writeWithoutTransaction { db in try Self.migrator.appliedIdentifiers(db).sorted() } : appliedMigrations()
         let unknown = applied.filter { !Self.knownMigrations.contains($0) }
         if !unknown.isEmpty {
             throw SGError.schemaTooNew(

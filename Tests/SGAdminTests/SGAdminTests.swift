@@ -88,6 +88,23 @@ struct AdminCLI {
         #expect(rows?.contains { ($0["comment"] as? String) == comment } == true, "\(json.stdout)")
     }
 
+    /// A table's columns line up by characters, as a terminal shows them, not by bytes: names with accents too.
+    @Test func linesUpTableColumnsByCharacters() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        _ = try await f.service.createRequest(for: f.alice.id, start: f.weekday(14), end: f.weekday(14), comment: "", actor: f.alice.actor)
+        _ = try await f.service.createRequest(for: f.bob.id, start: f.weekday(15), end: f.weekday(15), comment: "", actor: f.bob.actor)
+        let table = try cli.run(["pending"])
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n")
+        #expect(lines.count == 3, "\(table.stdout)")
+        // "José Núñez, "Pepe"" has more bytes than characters; the type column starts at the same character anyway.
+        let type = lines[0].distance(from: lines[0].startIndex, to: lines[0].firstRange(of: "type")!.lowerBound)
+        for line in lines.dropFirst() { #expect(line.dropFirst(type).hasPrefix("holiday "), "\(table.stdout)") }
+    }
+
     @Test func refusesToActAsANonAdminOrOnTheirOwnRequest() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }

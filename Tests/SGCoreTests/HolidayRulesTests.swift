@@ -132,4 +132,13 @@ import Testing
         // A quote carrying a combining mark is still doubled; CR LF inside a cell is quoted.
         #expect(CSV.record(["a\"\u{301}b", "x\r\ny", "\tTab"]) == "\"a\"\"\u{301}b\",\"x\r\ny\",'\tTab\r\n")
     }
+
+    /// `append` (the export's buffer) writes what `record` returns, after what the buffer already holds.
+    @Test func appendsARecordsBytesToABuffer() {
+        let cells: [CSV.Cell] = ["Núñez, \"Pepe\"", "=1", .days(HalfDays(halves: 5)), .flag(true), .absent, .number(7), "a\"\u{301}"]
+        var bytes = Array("head\r\n".utf8)
+        CSV.append(cells, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "head\r\n" + CSV.record(cells))
+        #expect(String(decoding: bytes, as: UTF8.self) == "head\r\n\"Núñez, \"\"Pepe\"\"\",'=1,2.5,yes,,7,\"a\"\"\u{301}\"\r\n")
+    }
 }

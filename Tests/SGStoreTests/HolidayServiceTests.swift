@@ -246,6 +246,11 @@ import SGTestSupport
         // All pages at once (sgadmin's lists) give the same requests in the same order.
         let all = try await f.services.holidays.allRequests(RequestFilter(status: .pending, year: 2026, employeeID: f.alice.id, limit: 2), by: f.admin.actor)
         #expect(all.map(\.request.id) == seen)
+        // The pages say who decides each request; all pages at once do not read it (the command line shows none).
+        #expect(try await f.services.holidays.requests(RequestFilter(status: .pending), by: f.admin.actor).items.allSatisfy {
+            $0.approval.admins.map(\.id).sorted() == [f.admin.id, f.secondAdmin.id].sorted()
+        })
+        #expect(all.allSatisfy { $0.approval == ApprovalContext(admins: []) })
         #expect(try await f.services.holidays.requests(RequestFilter(year: 2025), by: f.admin.actor).total == 0)
         #expect(try await f.services.holidays.requests(RequestFilter(employeeID: f.bob.id), by: f.admin.actor).items.isEmpty)
         // A page of nothing counts and stops (indexing the row before the first one trapped).

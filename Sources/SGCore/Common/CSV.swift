@@ -2,14 +2,21 @@
 public enum CSV {
     /// One record: cells quoted when they hold a comma, quote, CR or LF; lines end with CRLF as RFC 4180 says.
     public static func record(_ cells: [Cell]) -> String {
-        var line = ""
+        var line: [UInt8] = []
         line.reserveCapacity(cells.count * 16)
+        append(cells, to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of `record(cells)`, appended to `bytes`: a long export writes its records into one buffer
+    /// without making a string of each.
+    public static func append(_ cells: [Cell], to bytes: inout [UInt8]) {
         for (index, cell) in cells.enumerated() {
-            if index > 0 { line.append(",") }
-            cell.append(to: &line)
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            cell.append(to: &bytes)
         }
-        line.append("\r\n")
-        return line
+        bytes.append(0x0D)
+        bytes.append(0x0A)
     }
 
     /// A cell; as JSON (the reports' JSON form, sgadmin's `--format json`): text a string, numbers and days numbers,
@@ -42,31 +49,32 @@ public enum CSV {
 
         /// Decided on UTF-8 bytes: every character that matters here is ASCII, and a byte of a multi-byte character
         /// is never ASCII.
-        func append(to line: inout String) {
+        func append(to line: inout [UInt8]) {
             switch self {
             case .number(let value):
-                line.append(String(value))
+                line.append(contentsOf: String(value).utf8)
             case .days(let value):
-                line.append(value.description)
+                line.append(contentsOf: value.description.utf8)
             case .flag(let value):
-                line.append(value ? "yes" : "no")
+                line.append(contentsOf: (value ? "yes" : "no").utf8)
             case .absent:
                 break
             case .text(let value):
                 let utf8 = value.utf8
                 let formula = utf8.first.map { [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D].contains($0) } ?? false
                 let quoted = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
-                if quoted { line.append("\"") }
-                if formula { line.append("'") }
-                if quoted && utf8.contains(UInt8(ascii: "\"")) {
-                    // By scalar: a quote followed by a combining mark is still a quote to a CSV reader.
-                    for scalar in value.unicodeScalars {
-                        if scalar == "\"" { line.append("\"\"") } else { line.unicodeScalars.append(scalar) }
+                if quoted { line.append(UInt8(ascii: "\"")) }
+                if formula { line.append(UInt8(ascii: "'")) }
+                if quoted {
+                    // Every quote byte doubled: a quote followed by a combining mark is still a quote to a CSV reader.
+                    for byte in utf8 {
+                        line.append(byte)
+                        if byte == UInt8(ascii: "\"") { line.append(byte) }
                     }
                 } else {
-                    line.append(value)
+                    line.append(contentsOf: utf8)
                 }
-                if quoted { line.append("\"") }
+                if quoted { line.append(UInt8(ascii: "\"")) }
             }
         }
     }

@@ -107,7 +107,9 @@ extension HolidayService {
         }
     }
 
-    /// Every request matching `filter` (all pages), by id, from one snapshot, as `requests` restricts them.
+    /// Every request matching `filter` (all pages), by id, from one snapshot, as `requests` restricts them. Who decides
+    /// each is not read (`approval` is left empty): the command line's lists do not show it, and reading it for every
+    /// employee of 2,300 pending requests took a fifth of `sgadmin pending` (issue 20).
     public func allRequests(_ filter: RequestFilter, by actor: Actor) async throws -> [RequestWithEmployee] {
         var filter = filter
         filter.afterID = nil
@@ -115,8 +117,7 @@ extension HolidayService {
         let all = filter
         let now = clock.now()
         return try await store.read { tx in
-            let today = try tx.today(at: now)
-            return try Self.withApproval(tx, try tx.requestPage(try Self.visible(tx, all, by: actor, today: today)).items, today: today)
+            try tx.requestPage(try Self.visible(tx, all, by: actor, today: try tx.today(at: now))).items
         }
     }
 
