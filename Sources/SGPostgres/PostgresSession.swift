@@ -137,16 +137,6 @@ public final class PostgresSession: ExternalSQLConnection {
         return cacheStorage
     }
 
-    /// The cache for a unit of work that has read the generation already (`known`): emptied when that is newer
-    /// than what the cache holds; kept when it holds values read since, which are as new or newer.
-    public func validatedCache(knownGeneration known: Int64) -> ConnectionCache {
-        if known > generation {
-            cacheStorage = ConnectionCache()
-            generation = known
-        }
-        return cacheStorage
-    }
-
     /// Runs one statement without parameters or rows (BEGIN, COMMIT, SET ...).
     public func execute(_ sql: String) throws {
         _ = try run(PostgresQuery(unsafeSQL: sql))

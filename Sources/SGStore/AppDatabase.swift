@@ -444,12 +444,10 @@ public final class AppDatabase: Sendable {
         _ body: (SQLConnection, ConnectionCache?) throws -> T
     ) throws -> (result: T, commitGeneration: UInt64?) {
         if let postgres {
-            // Checked already for this unit of work (`sharedPostgresGeneration`): no second read.
-            let known = sharedCommitCheck?.generation
             return try Self.translatingErrors {
                 try postgres.withConnection(until: .now + postgres.endpoint.acquireTimeout) { connection, session in
-                    let cache = try known.map { session.validatedCache(knownGeneration: Int64($0)) } ?? connection.validatedCache()
-                    let generation = known ?? UInt64(session.generation)
+                    let cache = try connection.validatedCache()
+                    let generation = UInt64(session.generation)
                     sharedCommitCheck?.remember(generation)
                     return (try body(connection, cache), generation)
                 }
