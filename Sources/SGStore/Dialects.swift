@@ -48,3 +48,10 @@ extension SQLDialect {
         }
     }
 }
+
+extension SQLStatement {
+    /// Binds `ids` as the JSON array that `SQLDialect.jsonValues` reads: one prepared statement for any number of them.
+    func bind(_ index: Int32, jsonIDs ids: [Int64]) {
+        bind(index, "[" + ids.map(String.init).joined(separator: ",") + "]")
+    }
+}

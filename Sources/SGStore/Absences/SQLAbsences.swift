@@ -63,11 +63,6 @@ struct SQLAbsences: AbsenceWriting {
         }
     }
 
-    /// The ids as a JSON array, for `json_each`: one prepared statement for any number of them.
-    private static func jsonArray(_ ids: [Int64]) -> String {
-        "[" + ids.map(String.init).joined(separator: ",") + "]"
-    }
-
     private static let absenceColumns = """
         r.id, r.employee_id, r.leave_type_id, t.name, t.is_private, r.start_date, r.end_date, r.starts_afternoon, \
         r.ends_morning, r.status
@@ -103,12 +98,12 @@ struct SQLAbsences: AbsenceWriting {
     ) throws -> [Absence] {
         guard !employeeIDs.isEmpty else { return [] }
         return try connection.with(Self.absencesSQL[connection.dialect]) { statement in
-            statement.bind(1, Self.jsonArray(employeeIDs))
+            statement.bind(1, jsonIDs: employeeIDs)
             statement.bind(2, Rows.earliestStart(touching: start))
             statement.bind(3, end)
             statement.bind(4, start)
             statement.bind(5, pendingOfEveryone ? 1 : 0)
-            statement.bind(6, Self.jsonArray(pendingOf))
+            statement.bind(6, jsonIDs: pendingOf)
             var found: [Absence] = []
             while try statement.step() { found.append(try Self.absence(statement)) }
             return found
@@ -125,7 +120,7 @@ struct SQLAbsences: AbsenceWriting {
             ORDER BY c.id, p.date
             """
         ) { statement in
-            statement.bind(1, Self.jsonArray(calendarIDs))
+            statement.bind(1, jsonIDs: calendarIDs)
             statement.bind(2, start)
             statement.bind(3, end)
             var calendars: [CalendarHolidays] = []
@@ -293,7 +288,7 @@ struct SQLAbsences: AbsenceWriting {
         }
         guard !shown.isEmpty else { return ([], false) }
         return try connection.with(Self.awayAbsencesSQL[connection.dialect]) { statement in
-            statement.bind(1, Self.jsonArray(shown))
+            statement.bind(1, jsonIDs: shown)
             statement.bind(2, Rows.earliestStart(touching: start))
             statement.bind(3, end)
             statement.bind(4, start)

@@ -60,7 +60,7 @@ extension SQLHolidayTransaction {
             index += 1; statement.bind(index, CalendarDate.firstOfYear(year)!)
         }
         if let employeeID = filter.employeeID { index += 1; statement.bind(index, employeeID) }
-        if let ids = filter.employeeIDs { index += 1; statement.bind(index, "[" + ids.map(String.init).joined(separator: ",") + "]") }
+        if let ids = filter.employeeIDs { index += 1; statement.bind(index, jsonIDs: ids) }
         if includingAfter, let afterID = filter.afterID { index += 1; statement.bind(index, afterID) }
         return index
     }

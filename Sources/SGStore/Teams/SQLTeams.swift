@@ -122,7 +122,7 @@ struct SQLTeams: TeamWriting {
             WHERE e.id IN (SELECT value FROM \(connection.dialect.jsonValues("?1")) AS ids)
             """
         ) { statement in
-            statement.bind(1, "[" + employeeIDs.map(String.init).joined(separator: ",") + "]")
+            statement.bind(1, jsonIDs: employeeIDs)
             var teams: [Int64: (id: Int64, twoStage: Bool)] = [:]
             while try statement.step() { teams[statement.int64(0)] = (statement.int64(1), statement.bool(2)) }
             return teams
