@@ -135,8 +135,7 @@ extension HolidayService {
 
     /// The items with who decides each, the employees' contexts read together.
     private static func withApproval(_ tx: any HolidayReading, _ items: [RequestWithEmployee], today: CalendarDate) throws -> [RequestWithEmployee] {
-        var seen = Set<Int64>()
-        let contexts = try tx.approvalContexts(employeeIDs: items.map(\.employee.id).filter { seen.insert($0).inserted }, on: today)
+        let contexts = try tx.approvalContexts(employeeIDs: items.map(\.employee.id), on: today)
         return try items.map { item in
             var item = item
             item.approval = try contexts[item.employee.id] ?? tx.approvalContext(employeeID: item.employee.id, on: today)
