@@ -79,7 +79,7 @@ enum ReportStream {
             jsonKeys = columns.map(HolidayReportLayout.jsonKey)
             pending.reserveCapacity(ReportStream.chunkBytes + 4096)
             switch format {
-            case .csv: pending.append(contentsOf: CSV.record(columns.map(CSV.Cell.text)).utf8)
+            case .csv: CSV.append(columns.map(CSV.Cell.text), to: &pending)
             case .json: pending.append(UInt8(ascii: "["))
             }
         }
@@ -87,7 +87,7 @@ enum ReportStream {
         func emit(_ cells: [CSV.Cell]) throws {
             switch format {
             case .csv:
-                pending.append(contentsOf: CSV.record(cells).utf8)
+                CSV.append(cells, to: &pending)
             case .json:
                 var json = JSONWriter(capacity: 512)
                 json.object { json in
@@ -103,7 +103,7 @@ enum ReportStream {
                     }
                 }
                 if rowCount > 0 { pending.append(UInt8(ascii: ",")) }
-                pending.append(contentsOf: json.buffer.readableBytesView)
+                pending.append(contentsOf: json.utf8)
             }
             rowCount += 1
             if pending.count >= ReportStream.chunkBytes { try send() }
