@@ -106,28 +106,30 @@ struct Output {
     func render(_ format: OutputFormat) -> String {
         switch format {
         case .csv:
-            return CSV.record(columns.map(CSV.Cell.text)) + rows.map(CSV.record).joined()
+            var text: [UInt8] = []
+            CSV.append(columns.map(CSV.Cell.text), to: &text)
+            for row in rows { CSV.append(row, to: &text) }
+            return String(decoding: text, as: UTF8.self)
         case .json:
             let objects = rows.map { row in Dictionary(uniqueKeysWithValues: zip(columns, row)) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return String(decoding: (try? encoder.encode(objects)) ?? Data("[]".utf8), as: UTF8.self) + "\n"
         case .table:
-            let cells = rows.map { $0.map(Self.plain) }
-            var widths = columns.map(Self.width)
-            for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.width(cell)) } }
+            let lines = [columns] + rows.map { $0.map(Self.plain) }
+            let lineWidths = lines.map { $0.map(Self.width) }
+            var widths = lineWidths[0]
+            for row in lineWidths.dropFirst() { for (index, width) in row.enumerated() { widths[index] = max(widths[index], width) } }
             // Written into one buffer: a string per padded cell and per line took a tenth of `sgadmin pending`.
             var text: [UInt8] = []
-            func line(_ values: [String]) {
+            for (values, valueWidths) in zip(lines, lineWidths) {
                 for (index, value) in values.enumerated() {
                     text.append(contentsOf: value.utf8)
                     guard index < values.count - 1 else { break }
-                    text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: widths[index] - Self.width(value) + 2))
+                    text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: widths[index] - valueWidths[index] + 2))
                 }
                 text.append(UInt8(ascii: "\n"))
             }
-            line(columns)
-            cells.forEach(line)
             return String(decoding: text, as: UTF8.self)
         }
     }
