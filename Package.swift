@@ -68,6 +68,7 @@ let package = Package(
                 .embedInCode("0021_push.sql"),
                 .embedInCode("0022_who_is_away_from_indexes.sql"),
                 .embedInCode("0023_view_changes.sql"),
+                .embedInCode("0024_token_changes.sql"),
             ],
             swiftSettings: strict
         ),
@@ -76,7 +77,9 @@ let package = Package(
         .target(
             name: "SGPostgresMigrations",
             path: "Migrations/postgres",
-            resources: [.embedInCode("0001_initial.sql"), .embedInCode("0023_view_changes.sql")],
+            resources: [
+                .embedInCode("0001_initial.sql"), .embedInCode("0023_view_changes.sql"), .embedInCode("0024_token_changes.sql"),
+            ],
             swiftSettings: strict
         ),
         // SQLite's C API with prepared statements kept per connection, pooled read connections and caches that

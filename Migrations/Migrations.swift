@@ -54,5 +54,8 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0023_view_changes", sql: String(decoding: PackageResources._023_view_changes_sql, as: UTF8.self),
             postgres: PostgresMigrations.viewChanges),
+        Migration(
+            identifier: "0024_token_changes", sql: String(decoding: PackageResources._024_token_changes_sql, as: UTF8.self),
+            postgres: PostgresMigrations.tokenChanges),
     ]
 }

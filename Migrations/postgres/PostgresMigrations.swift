@@ -7,4 +7,7 @@ public enum PostgresMigrations {
 
     /// 0023's table and triggers, in PostgreSQL's dialect.
     public static let viewChanges = String(decoding: PackageResources._023_view_changes_sql, as: UTF8.self)
+
+    /// 0024's triggers, in PostgreSQL's dialect.
+    public static let tokenChanges = String(decoding: PackageResources._024_token_changes_sql, as: UTF8.self)
 }

@@ -20,9 +20,8 @@ public final class AppDatabase: Sendable {
     let postgres: PostgresPool?
     /// On PostgreSQL, the units of work's checks of the commit generation, one read for those arriving together.
     private let generationReads: SharedGenerationReads?
-    /// On PostgreSQL, access tokens found, for the server's requests while the generation stays (on SQLite each read
-    /// connection keeps its own: its check costs no round trip).
-    let postgresTokens: GenerationCache<Data, (session: AuthenticatedSession, expiresAt: Date)>?
+    /// Access tokens found, for the server's requests, each until a commit changes its employee.
+    let tokens = TokenCache()
 
     /// GRDB's writer of a SQLite database. Only for what exists on SQLite alone (the file's maintenance, tests
     /// that look at the file); the store goes through `reading` and `writing`.
@@ -59,7 +58,6 @@ public final class AppDatabase: Sendable {
         self.grdbWriter = writer
         self.postgres = nil
         self.generationReads = nil
-        self.postgresTokens = nil
         self.readers = readers
         self.checkpointer = checkpointer
     }
@@ -73,7 +71,6 @@ public final class AppDatabase: Sendable {
                 return UInt64(session.generation)
             }
         }
-        self.postgresTokens = GenerationCache(maximumEntries: CachedTokens.maximumTokens)
         self.readers = nil
         self.checkpointer = nil
     }

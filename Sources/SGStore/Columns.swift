@@ -31,13 +31,6 @@ extension SQLStatement {
     }
 }
 
-/// Live access tokens (by digest) with their session, employee and expiry, on a pooled read connection.
-enum CachedTokens: ConnectionCacheKey {
-    static var initialValue: [Data: (session: AuthenticatedSession, expiresAt: Date)] { [:] }
-    /// Bounded, so that many distinct tokens between two commits cannot grow the memory without limit.
-    static let maximumTokens = 20_000
-}
-
 /// The company's settings, on a pooled read connection.
 enum CachedCompany: ConnectionCacheKey {
     static var initialValue: CompanySettings? { nil }

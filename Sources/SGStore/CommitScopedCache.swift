@@ -29,13 +29,12 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         /// applied, under which values computed from reads begun after this call may be kept.
         @usableFromInline
         mutating func apply(_ changes: ViewChanges, readAfter after: Int64?, generation: UInt64) -> Int64 {
-            if after == nil || changes.unknown {
-                forgetAll()
-            } else {
-                for change in changes.rows where change.seq > seq {
-                    guard let employeeID = change.employeeID else { forgetAll(); break }
+            if let changed = changes.employees(changedAfter: seq, readAfter: after) {
+                for employeeID in changed {
                     if let removed = entries.removeValue(forKey: employeeID) { count -= removed.count }
                 }
+            } else {
+                forgetAll()
             }
             seq = max(seq, changes.last)
             self.generation = max(self.generation ?? 0, generation)
@@ -112,6 +111,19 @@ public struct ViewChanges: Sendable {
     /// What changed up to `last` is not known, so everything must be forgotten: the first row does not follow the one
     /// asked after (rows were dropped in between, the table being kept short), or more rows follow than one read takes.
     public let unknown: Bool
+
+    /// The employees named by the rows after `seen`, read after `after` (nil: nothing had been read); nil when
+    /// everything must be forgotten (a row that names no one, rows not known, nothing read before).
+    @inlinable
+    public func employees(changedAfter seen: Int64, readAfter after: Int64?) -> [Int64]? {
+        guard after != nil, !unknown else { return nil }
+        var changed: [Int64] = []
+        for row in rows where row.seq > seen {
+            guard let employeeID = row.employeeID else { return nil }
+            changed.append(employeeID)
+        }
+        return changed
+    }
 }
 
 extension AppDatabase {

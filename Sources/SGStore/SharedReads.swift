@@ -50,35 +50,3 @@ final class SharedGenerationReads: Sendable {
         }
     }
 }
-
-/// Values kept while the commit generation stays the same, all forgotten when it moves: PostgreSQL's access tokens,
-/// shared by the server's requests (SQLite keeps them per read connection, where a check costs no round trip).
-final class GenerationCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct State {
-        var generation: UInt64 = 0
-        var entries: [Key: Value] = [:]
-    }
-
-    private let state = Mutex(State())
-    let maximumEntries: Int
-
-    init(maximumEntries: Int) { self.maximumEntries = maximumEntries }
-
-    /// The value kept for `key` if it was read at `generation`.
-    func value(for key: Key, at generation: UInt64) -> Value? {
-        state.withLock { state in state.generation == generation ? state.entries[key] : nil }
-    }
-
-    /// Keeps `value`, read after `generation` was checked; a newer generation forgets the rest first.
-    func keep(_ value: Value, for key: Key, at generation: UInt64) {
-        state.withLock { state in
-            if generation > state.generation {
-                state.generation = generation
-                state.entries.removeAll(keepingCapacity: true)
-            }
-            guard generation == state.generation else { return }
-            if state.entries.count >= maximumEntries { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = value
-        }
-    }
-}

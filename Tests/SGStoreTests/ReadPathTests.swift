@@ -177,17 +177,22 @@ import SGTestSupport
         let sessions = f.sessions()
         var tokens: [String] = []
         for _ in 0..<5 { tokens.append(try await sessions.login(username: "alice", password: Fixture.password).token) }
-        try f.database.withReader { connection in
-            let cache = try #require(try connection.validatedCache())
-            cache[CachedTokens.self].removeAll()
-            for index in 0..<CachedTokens.maximumTokens {
-                cache[CachedTokens.self][Data("sg_filler\(index)".utf8)] = (AuthenticatedSession(employee: f.alice, sessionID: 0), Date.distantFuture)
-            }
+        let cache = TokenCache(maximumEntries: 2)
+        var lookUps = 0
+        func seen(_ token: String) async throws -> Int64? {
+            let digest = Digests.tokenDigest(token)
+            return try await cache.session(for: digest, at: f.clock.now(), on: f.database) {
+                lookUps += 1
+                return try f.database.withReader { connection in try SQLSessions.lookUp(connection, accessDigest: digest) }
+            }?.employee.id
         }
-        // A full cache still answers, from the database.
-        for token in tokens { #expect(try await sessions.authenticate(token: token)?.id == f.alice.id) }
-        let cached = try f.database.withReader { connection in try #require(try connection.validatedCache())[CachedTokens.self].count }
-        #expect(cached <= CachedTokens.maximumTokens)
+        #expect(try await seen(tokens[0]) == f.alice.id)
+        #expect(try await seen(tokens[0]) == f.alice.id)
+        #expect(lookUps == 1, "kept")
+        // A full cache starts again: it still answers, from the database.
+        for token in tokens { #expect(try await seen(token) == f.alice.id) }
+        #expect(cache.count <= 2)
+        #expect(lookUps == 5)
     }
 
     @Test(.enabled(if: !TestEngine.isPostgres, "checkpoints SQLite's write-ahead log")) func backgroundCheckpointsCopyTheLogWhileCommitsLeaveItAlone() async throws {

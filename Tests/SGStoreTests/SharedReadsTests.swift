@@ -43,20 +43,4 @@ import Testing
         counters.failing.store(false, ordering: .sequentiallyConsistent)
         #expect(try await shared.current() == counters.committed.load(ordering: .sequentiallyConsistent))
     }
-
-    @Test func aGenerationCacheForgetsEverythingWhenTheGenerationMoves() {
-        let cache = GenerationCache<String, Int>(maximumEntries: 2)
-        cache.keep(1, for: "a", at: 5)
-        #expect(cache.value(for: "a", at: 5) == 1)
-        #expect(cache.value(for: "a", at: 6) == nil)
-        // A value read at an older generation than the cache's is not kept.
-        cache.keep(2, for: "b", at: 4)
-        #expect(cache.value(for: "b", at: 4) == nil && cache.value(for: "b", at: 5) == nil)
-        cache.keep(3, for: "c", at: 6)
-        #expect(cache.value(for: "a", at: 6) == nil && cache.value(for: "c", at: 6) == 3)
-        // Bounded: past the maximum it starts again.
-        cache.keep(4, for: "d", at: 6)
-        cache.keep(5, for: "e", at: 6)
-        #expect(cache.value(for: "c", at: 6) == nil && cache.value(for: "e", at: 6) == 5)
-    }
 }

@@ -59,6 +59,51 @@ import Testing
         try await expect(alice: 5, bob: 6, "a phone number only in one's own")
     }
 
+    /// The server's access tokens (`TokenCache`) live by the same rows: other employees' commits leave a kept token
+    /// alone; its employee's, its own end (here by another process) or a change to everyone's forgets it.
+    @Test func aKeptTokenLastsUntilACommitNamesItsEmployee() async throws {
+        let (f, other, path) = try await ReadPathTests.twoProcesses()
+        defer { path.cleanUp() }
+        let sessions = f.sessions()
+        let issued = [
+            f.alice.id: try await sessions.login(username: "alice", password: Fixture.password).token,
+            f.bob.id: try await sessions.login(username: "bob", password: Fixture.password).token,
+        ]
+        var lookUps: [Int64: Int] = [:]
+        func seen(_ employeeID: Int64) async throws -> Int64? {
+            let digest = Digests.tokenDigest(issued[employeeID]!)
+            let cache: TokenCache = f.database.tokens
+            return try await cache.session(for: digest, at: f.clock.now(), on: f.database) {
+                lookUps[employeeID, default: 0] += 1
+                return try f.database.withReader { connection in try SQLSessions.lookUp(connection, accessDigest: digest) }
+            }?.employee.id
+        }
+        func expect(alice: Int, bob: Int, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            #expect(try await seen(f.alice.id) == f.alice.id, comment, sourceLocation: sourceLocation)
+            #expect(try await seen(f.bob.id) == f.bob.id, comment, sourceLocation: sourceLocation)
+            #expect(lookUps == [f.alice.id: alice, f.bob.id: bob], comment, sourceLocation: sourceLocation)
+        }
+        try await expect(alice: 1, bob: 1, "looked up once")
+        try await expect(alice: 1, bob: 1, "then kept")
+
+        let elsewhere = other.services(clock: f.clock)
+        let start = f.weekday(7)
+        let request = try await elsewhere.holidays.createRequest(for: f.bob.id, start: start, end: start, comment: "", actor: f.bob.actor)
+        _ = try await elsewhere.holidays.perform(.approve, on: request.id, by: f.admin.actor)
+        try await expect(alice: 1, bob: 2, "Bob's request, made and approved by another process, forgets only Bob's")
+        _ = try await sessions.login(username: "alice", password: Fixture.password)
+        try await expect(alice: 1, bob: 2, "a new token ends none")
+
+        try await other.execute(sql: "DELETE FROM sessions WHERE employee_id = ?", [.integer(f.alice.id)])
+        #expect(try await seen(f.alice.id) == nil, "Alice's sessions ended by another process")
+        #expect(try await seen(f.bob.id) == f.bob.id)
+        #expect(lookUps == [f.alice.id: 2, f.bob.id: 2])
+
+        try await other.execute(sql: "UPDATE company SET default_allowance = default_allowance + 1")
+        #expect(try await seen(f.bob.id) == f.bob.id)
+        #expect(lookUps[f.bob.id] == 3, "a change to everyone's forgets every token")
+    }
+
     @Test func aGapInTheChangesForgetsEverything() async throws {
         let (f, other, path) = try await ReadPathTests.twoProcesses()
         defer { path.cleanUp() }
@@ -103,7 +148,7 @@ import Testing
         let (_, other, path) = try await ReadPathTests.twoProcesses()
         defer { path.cleanUp() }
         let notRead: Set<String> = [
-            "auth_tokens", "sessions", "calendar_feeds", "company_feeds", "company_feed_items", "delivery_settings", "devices",
+            "sessions", "calendar_feeds", "company_feeds", "company_feed_items", "delivery_settings", "devices",
             "directory_accounts", "employee_photos", "idempotency_keys", "notices", "outbox", "password_resets", "webhooks",
             // Kept by triggers on holiday_request_days, holiday_requests and company, in the same statements.
             "held_days",

@@ -63,41 +63,19 @@ struct SQLSessions: SessionStore {
         }
     }
 
-    /// Every authenticated request asks this, so it runs on a pooled read connection on the caller's thread, and a
-    /// token found there is remembered by that connection. An entry is used only before its expiry and only while
-    /// nothing has been committed to the database since it was read (`SQLConnection.validatedCache`): ending a
-    /// session or deactivating its employee is a commit, so the very next request sees it.
-    ///
-    /// On PostgreSQL, where a check is a round trip, the request's check is shared with the requests arriving
-    /// together, and the tokens found are kept by the server, for every connection, while the generation stays.
+    /// Every authenticated request asks this. The tokens found are kept by the server for every request
+    /// (`TokenCache`), each only before its expiry and until a commit ends or changes it or changes its employee:
+    /// ending a session or deactivating its employee is such a commit, so the very next request sees it.
     func session(accessDigest: Data, at now: Date) async throws -> AuthenticatedSession? {
-        if let tokens = database.postgresTokens, let generation = try await database.sharedPostgresGeneration() {
-            if let kept = tokens.value(for: accessDigest, at: generation) { return kept.expiresAt > now ? kept.session : nil }
-            let found = try await database.onReadThread { [database] in
+        try await database.tokens.session(for: accessDigest, at: now, on: database) { [database] in
+            try await database.onReadThread {
                 try database.withReader { connection in try Self.lookUp(connection, accessDigest: accessDigest) }
             }
-            guard let found, found.expiresAt > now else { return nil }
-            tokens.keep(found, for: accessDigest, at: generation)
-            return found.session
         }
-        return try await database.onReadThread { [database] in try Self.session(database, accessDigest: accessDigest, at: now) }
-    }
-
-    private static func session(_ database: AppDatabase, accessDigest: Data, at now: Date) throws -> AuthenticatedSession? {
-        try database.withCheckedReader { connection, cache -> AuthenticatedSession? in
-            if let cached = cache?[CachedTokens.self][accessDigest] {
-                if cached.expiresAt > now { return cached.session }
-                cache?[CachedTokens.self][accessDigest] = nil
-                return nil
-            }
-            guard let found = try lookUp(connection, accessDigest: accessDigest), found.expiresAt > now else { return nil }
-            if let cache, cache[CachedTokens.self].count < CachedTokens.maximumTokens { cache[CachedTokens.self][accessDigest] = found }
-            return found.session
-        }.result
     }
 
     /// The live token's session, employee and expiry.
-    private static func lookUp(_ connection: SQLConnection, accessDigest: Data) throws -> (session: AuthenticatedSession, expiresAt: Date)? {
+    static func lookUp(_ connection: SQLConnection, accessDigest: Data) throws -> (session: AuthenticatedSession, expiresAt: Date)? {
         try connection.with(
             """
             SELECT \(Rows.employeeColumnsOfE), t.expires_at, t.session_id

@@ -1,0 +1,83 @@
+import Foundation
+import SGCore
+import Synchronization
+
+/// The live access tokens a server has found, by digest, kept for every request on every connection: each until it
+/// expires or a commit changes its employee. A commit names in `view_changes` the employee of every token it changes
+/// or ends (migration 0024: logout, refresh, an ended session, the sweep of expired tokens) and every employee it
+/// changes (0023: a deactivation or a change of role names everyone), whichever process made it; the first request
+/// after it reads the rows it has not seen and forgets those employees' tokens, as `CommitScopedCache` does with year
+/// views. So the requests and decisions of other employees cost a kept token nothing, and ending a session is seen
+/// by the very next request.
+final class TokenCache: Sendable {
+    typealias Found = (session: AuthenticatedSession, expiresAt: Date)
+
+    private struct State {
+        /// As `CommitScopedCache.State`: the generation through which every change is applied, and the last row.
+        var generation: UInt64?
+        var seq: Int64 = 0
+        var byDigest: [Data: Found] = [:]
+        var byEmployee: [Int64: [Data]] = [:]
+
+        mutating func apply(_ changes: ViewChanges, readAfter after: Int64?, generation: UInt64) -> Int64 {
+            if let changed = changes.employees(changedAfter: seq, readAfter: after) {
+                for employeeID in changed {
+                    for digest in byEmployee.removeValue(forKey: employeeID) ?? [] { byDigest[digest] = nil }
+                }
+            } else {
+                forgetAll()
+            }
+            seq = max(seq, changes.last)
+            self.generation = max(self.generation ?? 0, generation)
+            return seq
+        }
+
+        mutating func forgetAll() {
+            byDigest.removeAll(keepingCapacity: true)
+            byEmployee.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private let state = Mutex(State())
+    /// Past this many tokens the cache starts again empty, so that many distinct tokens cannot grow the memory.
+    let maximumEntries: Int
+
+    init(maximumEntries: Int = 20_000) {
+        self.maximumEntries = maximumEntries
+    }
+
+    /// How many tokens are kept.
+    var count: Int { state.withLock { state in state.byDigest.count } }
+
+    /// The session of the live token with `digest` at `now` on `database` (whose cache this is): the one kept, or
+    /// what `lookUp` finds (a read begun after this call), which is then kept. Nil for a token that is unknown, ended
+    /// or expired.
+    func session(
+        for digest: Data, at now: Date, on database: AppDatabase, lookUp: () async throws -> Found?
+    ) async throws -> AuthenticatedSession? {
+        guard let generation = try await database.checkedCommitGeneration() else {
+            guard let found = try await lookUp(), found.expiresAt > now else { return nil }
+            return found.session
+        }
+        var (applied, kept) = state.withLock { state in
+            state.generation == generation ? (state.seq, state.byDigest[digest]) : (nil, nil)
+        }
+        if applied == nil {
+            let after = state.withLock { state in state.generation == nil ? nil : state.seq }
+            let changes = try await database.onReadThread { [database] in try database.viewChanges(after: after) }
+            (applied, kept) = state.withLock { state in
+                (state.apply(changes, readAfter: after, generation: generation), state.byDigest[digest])
+            }
+        }
+        if let kept { return kept.expiresAt > now ? kept.session : nil }
+        guard let found = try await lookUp(), found.expiresAt > now else { return nil }
+        state.withLock { state in
+            // A change applied meanwhile may be one `lookUp` did not see.
+            guard state.seq == applied else { return }
+            if state.byDigest.count >= maximumEntries { state.forgetAll() }
+            guard state.byDigest.updateValue(found, forKey: digest) == nil else { return }
+            state.byEmployee[found.session.employee.id, default: []].append(digest)
+        }
+        return found.session
+    }
+}
