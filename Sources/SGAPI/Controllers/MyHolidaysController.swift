@@ -61,9 +61,9 @@ struct MyHolidaysController {
                     },
                     balance: view.balance
                 ).write(to: &json)
-                return RenderedYearView(today: view.today, timeZone: view.timeZone, body: json.buffer)
+                return RenderedYearView(today: view.today, timeZone: view.timeZone, body: json.compactBytes)
             }
-            return JSON.response(rendered.body)
+            return JSON.response(ByteBuffer(bytes: rendered.body))
         }
 
         /// Requests leave (a holiday unless another type is named, whole days unless halves are named); the server
