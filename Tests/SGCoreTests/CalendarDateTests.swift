@@ -150,6 +150,10 @@ import Testing
         #expect(WorkingWeek(code: "") == nil)
         #expect(WorkingWeek(code: "128") == nil)
         #expect(WorkingWeek(code: "1x") == nil)
+        #expect(WorkingWeek(code: "0") == nil)
+        #expect(WorkingWeek(code: "١٢٣") == nil, "digits of other scripts")
+        #expect(WorkingWeek(code: "12345") == .mondayToFriday && WorkingWeek(weekdays: [5, 4, 3, 2, 1]) == .mondayToFriday)
+        #expect(WorkingWeek(code: "7")?.weekdays == [7] && WorkingWeek(code: "7")?.description == "Sun")
     }
 
     @Test func agreesWithCountingByHandOverAYear() {

@@ -26,11 +26,15 @@ public struct CarryOverPolicy: Sendable, Equatable {
 
     /// Reads "MM-DD" (e.g. "03-31"); nil for anything else or a day that is not in every year.
     public static func expiry(code: String) -> (month: Int, day: Int)? {
-        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let month = Int(parts[0]), let day = Int(parts[1]), CalendarDate(year: 2001, month: month, day: day) != nil
+        // "MM-DD", read as bytes: every read of the company's settings parses it.
+        let bytes = Array(code.utf8)
+        func digit(_ index: Int) -> Int? {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) ? Int(bytes[index] - UInt8(ascii: "0")) : nil
+        }
+        guard bytes.count == 5, bytes[2] == UInt8(ascii: "-"), let m1 = digit(0), let m2 = digit(1), let d1 = digit(3),
+              let d2 = digit(4), CalendarDate(year: 2001, month: m1 * 10 + m2, day: d1 * 10 + d2) != nil
         else { return nil }
-        return (month, day)
+        return (m1 * 10 + m2, d1 * 10 + d2)
     }
 
     /// The last day carried days may be used in `year`.

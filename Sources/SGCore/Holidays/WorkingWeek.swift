@@ -2,26 +2,31 @@ import Foundation
 
 /// The company's working days of the week, as ISO weekdays (1 = Monday ... 7 = Sunday).
 public struct WorkingWeek: Hashable, Sendable, CustomStringConvertible {
-    public let weekdays: Set<Int>
+    /// Bit `d` set for ISO weekday `d`: durations ask for every day of a request and every year of a balance, and a
+    /// set of numbers made each of them a hash lookup (and each parse of a stored week several allocations).
+    private let mask: UInt8
 
-    public static let mondayToFriday = WorkingWeek(unchecked: [1, 2, 3, 4, 5])
+    public var weekdays: Set<Int> { Set((1...7).filter { mask & (1 << $0) != 0 }) }
 
-    private init(unchecked weekdays: Set<Int>) { self.weekdays = weekdays }
+    public static let mondayToFriday = WorkingWeek(mask: 0b0011_1110)
+
+    private init(mask: UInt8) { self.mask = mask }
 
     /// At least one day, each 1...7.
     public init?(weekdays: Set<Int>) {
         guard !weekdays.isEmpty, weekdays.allSatisfy({ (1...7).contains($0) }) else { return nil }
-        self.weekdays = weekdays
+        self.mask = weekdays.reduce(0) { $0 | UInt8(1 << $1) }
     }
 
     /// Parses the stored form, e.g. "12345".
     public init?(code: String) {
-        var days = Set<Int>()
-        for character in code {
-            guard let value = character.wholeNumberValue, (1...7).contains(value), character.isASCII else { return nil }
-            days.insert(value)
+        var mask: UInt8 = 0
+        for byte in code.utf8 {
+            guard (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(byte) else { return nil }
+            mask |= 1 << (byte - UInt8(ascii: "0"))
         }
-        self.init(weekdays: days)
+        guard mask != 0 else { return nil }
+        self.mask = mask
     }
 
     /// The stored form, e.g. "12345".
@@ -32,7 +37,7 @@ public struct WorkingWeek: Hashable, Sendable, CustomStringConvertible {
         return weekdays.sorted().map { names[$0] }.joined(separator: ",")
     }
 
-    public func isWorkingDay(_ date: CalendarDate) -> Bool { weekdays.contains(date.isoWeekday) }
+    public func isWorkingDay(_ date: CalendarDate) -> Bool { mask & (1 << date.isoWeekday) != 0 }
 }
 
 /// One employee's own working week from a day on (part time); nil `week` goes back to the company's.
