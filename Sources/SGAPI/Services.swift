@@ -12,8 +12,10 @@ public struct Services: Sendable {
     /// Addresses of reverse proxies whose X-Forwarded-For is believed when throttling logins per client
     /// (`IPAddress.canonical` form).
     public let trustedProxies: Set<String>
-    /// `GET /v1/me/holidays` bodies as sent, until the next commit or the end of the company's day.
-    let yearViews: CommitScopedCache<RenderedYearView.Key, RenderedYearView>
+    /// `GET /v1/me/holidays` bodies as sent, until a commit changes the employee's data or the company's day ends.
+    let yearViews: CommitScopedCache<YearViewKey, RenderedBody<[UInt8]>>
+    /// `GET /v1/holidays` pages as sent, by viewer and filter, until a commit changes anyone's data or the day ends.
+    let requestPages: CommitScopedCache<RequestPageKey, RenderedBody<ByteBuffer>>
     /// The company's news feeds, as the background refresher last kept them.
     public let feeds: CompanyFeedService
     /// Each employee's budget of changes; nil: unbounded.
@@ -42,7 +44,11 @@ public struct Services: Sendable {
         passwords = core.passwords.served(
             by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle, checks: passwordChecks)
         self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })
-        yearViews = database.makeCache(of: RenderedYearView.self, by: RenderedYearView.Key.self) { $0.employeeID }
+        yearViews = database.makeCache(of: RenderedBody<[UInt8]>.self, by: YearViewKey.self) { $0.employeeID }
+        requestPages = database.makeCache(
+            of: RenderedBody<ByteBuffer>.self, by: RequestPageKey.self, maximumEntries: RequestPageKey.maximumKept,
+            anyChangeForgetsAll: true
+        ) { $0.viewerID }
         feeds = CompanyFeedService(store: database.companyFeedStore, clock: clock)
     }
 
@@ -54,20 +60,29 @@ public struct Services: Sendable {
     var webhooks: WebhookService { core.webhooks }
 }
 
-/// A `GET /v1/me/holidays` body as sent, and the company's day it was rendered on: what it says of each request
-/// (may it still be cancelled?) holds for that day only.
-struct RenderedYearView: Sendable {
-    struct Key: Hashable, Sendable {
-        let employeeID: Int64
-        /// As asked: nil is the company's current year.
-        let year: Int?
-    }
-
+/// A body as sent, and the company's day it was rendered on: what it says of each request (may it still be
+/// cancelled?) holds for that day only.
+struct RenderedBody<Bytes: Sendable>: Sendable {
     let today: CalendarDate
     let timeZone: TimeZone
-    /// In an allocation of its own size: a ByteBuffer's storage is a power of two, so a body of 2.5 KB (the
-    /// benchmark's) held 4 KB, and the 10,000 views a server keeps half as much again. Each response copies it.
-    let body: [UInt8]
+    let body: Bytes
 
     func isCurrent(at instant: Date) -> Bool { today.isToday(at: instant, in: timeZone) }
+}
+
+/// A kept year view: one employee's, of a year as asked (nil: the company's current year). Its bytes are kept in an
+/// allocation of their own size: a ByteBuffer's storage is a power of two, so a body of 2.5 KB (the benchmark's)
+/// held 4 KB, and the 10,000 views a server keeps half as much again. Each response copies them.
+struct YearViewKey: Hashable, Sendable {
+    let employeeID: Int64
+    let year: Int?
+}
+
+/// A kept page of requests: what one viewer sees through one filter. Few are kept (an admin's first page of
+/// pending requests is about 90 KB), as ByteBuffers sent as they are.
+struct RequestPageKey: Hashable, Sendable {
+    let viewerID: Int64
+    let filter: RequestFilter
+
+    static let maximumKept = 64
 }

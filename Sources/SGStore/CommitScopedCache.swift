@@ -28,8 +28,8 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         /// Applies rows read after `after` while the generation was `generation` (or later); returns the last row
         /// applied, under which values computed from reads begun after this call may be kept.
         @usableFromInline
-        mutating func apply(_ changes: ViewChanges, readAfter after: Int64?, generation: UInt64) -> Int64 {
-            if let changed = changes.employees(changedAfter: seq, readAfter: after) {
+        mutating func apply(_ changes: ViewChanges, readAfter after: Int64?, generation: UInt64, anyChangeForgetsAll: Bool) -> Int64 {
+            if let changed = changes.employees(changedAfter: seq, readAfter: after), !(anyChangeForgetsAll && !changed.isEmpty) {
                 for employeeID in changed {
                     if let removed = entries.removeValue(forKey: employeeID) { count -= removed.count }
                 }
@@ -52,10 +52,14 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     @usableFromInline let state = Mutex(State())
     @usableFromInline let employee: @Sendable (Key) -> Int64
     public let maximumEntries: Int
+    /// For values that may show anyone's data (a page of everyone's requests): a change to any employee forgets
+    /// them all.
+    @usableFromInline let anyChangeForgetsAll: Bool
 
-    init(database: AppDatabase, maximumEntries: Int, employee: @escaping @Sendable (Key) -> Int64) {
+    init(database: AppDatabase, maximumEntries: Int, anyChangeForgetsAll: Bool, employee: @escaping @Sendable (Key) -> Int64) {
         self.database = database
         self.maximumEntries = maximumEntries
+        self.anyChangeForgetsAll = anyChangeForgetsAll
         self.employee = employee
     }
 
@@ -81,7 +85,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
             let after = state.withLock { state in state.generation == nil ? nil : state.seq }
             let changes = try await database.onReadThread { [database] in try database.viewChanges(after: after) }
             (applied, kept) = state.withLock { state in
-                let applied = state.apply(changes, readAfter: after, generation: generation)
+                let applied = state.apply(changes, readAfter: after, generation: generation, anyChangeForgetsAll: anyChangeForgetsAll)
                 return (applied, state.entries[employeeID]?[key])
             }
         }
@@ -127,10 +131,13 @@ public struct ViewChanges: Sendable {
 }
 
 extension AppDatabase {
+    /// A cache of values each computed from one employee's data (`employee`), or with `anyChangeForgetsAll`, from
+    /// anyone's.
     public func makeCache<Key: Hashable & Sendable, Value: Sendable>(
-        of: Value.Type, by: Key.Type, maximumEntries: Int = 20_000, employee: @escaping @Sendable (Key) -> Int64
+        of: Value.Type, by: Key.Type, maximumEntries: Int = 20_000, anyChangeForgetsAll: Bool = false,
+        employee: @escaping @Sendable (Key) -> Int64
     ) -> CommitScopedCache<Key, Value> {
-        CommitScopedCache(database: self, maximumEntries: maximumEntries, employee: employee)
+        CommitScopedCache(database: self, maximumEntries: maximumEntries, anyChangeForgetsAll: anyChangeForgetsAll, employee: employee)
     }
 
     /// How many rows of `view_changes` one read takes; past that, a cache forgets everything.

@@ -81,4 +81,44 @@ import SGTestSupport
             #expect(try await view(alice).allowed == [[]])
         }
     }
+
+    /// `GET /v1/holidays` pages are kept too, and any change to anyone's data, from any process, forgets them.
+    @Test func thePendingListFollowsEveryChangeFromAnyProcess() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let h = try await APIHarness.make(path: path.path)
+        let other = try TestEngine.open(path: path.path, schema: .requireCurrent)
+        let sgadmin = other.services(clock: h.fixture.clock).holidays
+        let root = Actor(employeeID: nil, name: "root (sgadmin)", isAdmin: true)
+        let day = h.fixture.weekday(7)
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            let alice = try await client.login("alice")
+            func pending() async throws -> [String] {
+                let reply = try await client.call(.get, "/v1/holidays?status=pending", token: admin)
+                #expect(reply.status == .ok)
+                let items = reply.json["items"] as? [[String: Any]] ?? []
+                #expect(reply.json["total"] as? Int == items.count)
+                return items.map { item in
+                    let employee = item["employee"] as? [String: Any] ?? [:]
+                    return "\(employee["name"] as? String ?? "?") \(item["startDate"] as? String ?? "?")"
+                }
+            }
+            #expect(try await pending() == [])
+
+            let created = try await client.create(alice, day, day)
+            #expect(created.status == .created)
+            #expect(try await pending() == ["\(h.fixture.alice.name) \(day)"])
+            #expect(try await pending() == ["\(h.fixture.alice.name) \(day)"])
+
+            // From another process: Bob asks, Alice's is approved, Bob is renamed.
+            _ = try await sgadmin.createRequest(for: h.fixture.bob.id, start: day, end: day, comment: "", actor: h.fixture.bob.actor)
+            let bob = h.fixture.bob.name
+            #expect(try await pending() == ["\(h.fixture.alice.name) \(day)", "\(bob) \(day)"])
+            _ = try await sgadmin.perform(.approve, on: Int64(try #require(created.json["id"] as? Int)), by: root)
+            #expect(try await pending() == ["\(bob) \(day)"])
+            try await other.execute(sql: "UPDATE employees SET name = 'Robert' WHERE id = ?", [.integer(h.fixture.bob.id)])
+            #expect(try await pending() == ["Robert \(day)"])
+        }
+    }
 }

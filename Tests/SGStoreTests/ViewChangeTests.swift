@@ -104,6 +104,26 @@ import Testing
         #expect(lookUps[f.bob.id] == 3, "a change to everyone's forgets every token")
     }
 
+    /// A cache of values that show anyone's data (pages of everyone's requests) forgets them all at any change.
+    @Test func aCacheOfEveryonesDataForgetsEverythingAtAnyChange() async throws {
+        let (f, other, path) = try await ReadPathTests.twoProcesses()
+        defer { path.cleanUp() }
+        let cache = f.database.makeCache(of: Int.self, by: Int64.self, anyChangeForgetsAll: true) { $0 }
+        var computed = 0
+        func value(_ key: Int64) async throws -> Int {
+            try await cache.value(for: key, isCurrent: { _ in true }) {
+                computed += 1
+                return computed
+            }
+        }
+        #expect(try await value(f.alice.id) == 1)
+        #expect(try await value(f.alice.id) == 1, "kept")
+        _ = try await f.sessions().login(username: "alice", password: Fixture.password)
+        #expect(try await value(f.alice.id) == 1, "a login changes nobody's data")
+        try await other.execute(sql: "UPDATE employees SET phone = '+41 1' WHERE id = ?", [.integer(f.bob.id)])
+        #expect(try await value(f.alice.id) == 2, "Bob's phone number, changed by another process, forgets what was kept under Alice")
+    }
+
     @Test func aGapInTheChangesForgetsEverything() async throws {
         let (f, other, path) = try await ReadPathTests.twoProcesses()
         defer { path.cleanUp() }

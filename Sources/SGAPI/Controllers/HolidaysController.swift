@@ -24,7 +24,9 @@ struct HolidaysController {
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         /// Requests filtered by status, year and employee, by id, a page at a time: every request for an admin, the
-        /// requests of the employees they decide for for an approver or a running substitute.
+        /// requests of the employees they decide for for an approver or a running substitute. A page is kept as sent
+        /// until anyone's data changes (`Services.requestPages`): admins read the pending list far more often than
+        /// anyone decides.
         group.get("/holidays") { request, context in
             let viewer = try context.requireEmployee()
             var filter = RequestFilter()
@@ -33,13 +35,21 @@ struct HolidaysController {
             filter.employeeID = try request.integerQuery("employee", in: 1...Int(Int64.max)).map(Int64.init)
             filter.afterID = try request.integerQuery("after", in: 0...Int(Int64.max)).map(Int64.init)
             filter.limit = try request.integerQuery("limit", in: 1...RequestFilter.maximumLimit) ?? 50
-            let page = try await services.holidays.requests(filter, by: viewer.actor)
-            let today = try await services.company.today()
-            return JSON.response(written: DTO.RequestList(
-                items: page.items.map {
-                    DTO.Request($0.request, employee: $0.employee, viewer: viewer.actor, today: today, approval: $0.approval)
-                },
-                total: page.total, nextAfter: page.nextAfterID))
+            let now = services.holidays.clock.now()
+            let rendered = try await services.requestPages.value(
+                for: RequestPageKey(viewerID: viewer.id, filter: filter), isCurrent: { $0.isCurrent(at: now) }
+            ) {
+                let (page, today, timeZone) = try await services.holidays.datedRequests(filter, by: viewer.actor)
+                var json = JSONWriter(capacity: 16 * 1024)
+                DTO.RequestList(
+                    items: page.items.map {
+                        DTO.Request($0.request, employee: $0.employee, viewer: viewer.actor, today: today, approval: $0.approval)
+                    },
+                    total: page.total, nextAfter: page.nextAfterID
+                ).write(to: &json)
+                return RenderedBody(today: today, timeZone: timeZone, body: json.buffer)
+            }
+            return JSON.response(rendered.body)
         }
 
         /// One request with its per-year days, full history, and the requester's other requests and balances in

@@ -50,7 +50,7 @@ struct MyHolidaysController {
             let year = try request.integerQuery("year", in: HolidayService.supportedYears)
             let now = services.holidays.clock.now()
             let rendered = try await services.yearViews.value(
-                for: RenderedYearView.Key(employeeID: employee.id, year: year), isCurrent: { $0.isCurrent(at: now) }
+                for: YearViewKey(employeeID: employee.id, year: year), isCurrent: { $0.isCurrent(at: now) }
             ) {
                 let view = try await services.holidays.yearView(employeeID: employee.id, year: year)
                 var json = JSONWriter()
@@ -61,7 +61,7 @@ struct MyHolidaysController {
                     },
                     balance: view.balance
                 ).write(to: &json)
-                return RenderedYearView(today: view.today, timeZone: view.timeZone, body: json.compactBytes)
+                return RenderedBody(today: view.today, timeZone: view.timeZone, body: json.compactBytes)
             }
             return JSON.response(ByteBuffer(bytes: rendered.body))
         }

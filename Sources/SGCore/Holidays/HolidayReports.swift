@@ -1,6 +1,6 @@
 import Foundation
 
-public struct RequestFilter: Sendable, Equatable {
+public struct RequestFilter: Sendable, Hashable {
     public var status: HolidayStatus?
     public var year: Int?
     public var employeeID: Int64?
@@ -98,12 +98,21 @@ extension HolidayService {
     /// approver or a running substitute, the requests of the employees they decide for (`Approval`), so that
     /// `status=pending` is what they may decide.
     public func requests(_ filter: RequestFilter, by actor: Actor) async throws -> RequestPage {
+        try await datedRequests(filter, by: actor).page
+    }
+
+    /// `requests`, with the company's day they were read on and its time zone: what the page says of each request
+    /// (may it still be cancelled?) holds for that day only.
+    public func datedRequests(_ filter: RequestFilter, by actor: Actor) async throws -> (page: RequestPage, today: CalendarDate, timeZone: TimeZone) {
         try Self.check(filter)
         let now = clock.now()
         return try await store.read { tx in
-            let today = try tx.today(at: now)
+            let company = try tx.company()
+            let today = Self.today(now, company)
             let page = try tx.requestPage(try Self.visible(tx, filter, by: actor, today: today))
-            return RequestPage(items: try Self.withApproval(tx, page.items, today: today), total: page.total, nextAfterID: page.nextAfterID)
+            return (
+                RequestPage(items: try Self.withApproval(tx, page.items, today: today), total: page.total, nextAfterID: page.nextAfterID),
+                today, company.timeZone)
         }
     }
 
