@@ -78,11 +78,12 @@ struct YearViewKey: Hashable, Sendable {
     let year: Int?
 }
 
-/// A kept page of requests: what one viewer sees through one filter. Few are kept (an admin's first page of
-/// pending requests is about 90 KB), as ByteBuffers sent as they are.
+/// A kept page of requests: what one viewer sees through one filter, as a ByteBuffer sent as it is (copying 90 KB,
+/// an admin's first page of pending requests, for each response would cost more than the rest of it). Few are
+/// kept: a page of 200 requests takes up to 512 KB.
 struct RequestPageKey: Hashable, Sendable {
     let viewerID: Int64
     let filter: RequestFilter
 
-    static let maximumKept = 64
+    static let maximumKept = 32
 }
