@@ -29,7 +29,8 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         /// applied, under which values computed from reads begun after this call may be kept.
         @usableFromInline
         mutating func apply(_ changes: ViewChanges, readAfter after: Int64?, generation: UInt64, anyChangeForgetsAll: Bool) -> Int64 {
-            if let changed = changes.employees(changedAfter: seq, readAfter: after), !(anyChangeForgetsAll && !changed.isEmpty) {
+            if let changed = changes.employees(changedAfter: seq, readAfter: after, includingTokens: false),
+               !(anyChangeForgetsAll && !changed.isEmpty) {
                 for employeeID in changed {
                     if let removed = entries.removeValue(forKey: employeeID) { count -= removed.count }
                 }
@@ -107,6 +108,8 @@ public struct ViewChanges: Sendable {
         public let seq: Int64
         /// Nil: anyone's views.
         public let employeeID: Int64?
+        /// An access token of the employee changed or ended (migration 0024): nothing a view shows.
+        public let token: Bool
     }
 
     public let rows: [Row]
@@ -116,13 +119,14 @@ public struct ViewChanges: Sendable {
     /// asked after (rows were dropped in between, the table being kept short), or more rows follow than one read takes.
     public let unknown: Bool
 
-    /// The employees named by the rows after `seen`, read after `after` (nil: nothing had been read); nil when
-    /// everything must be forgotten (a row that names no one, rows not known, nothing read before).
+    /// The employees named by the rows after `seen`, read after `after` (nil: nothing had been read), with or without
+    /// the rows of access tokens; nil when everything must be forgotten (a row that names no one, rows not known,
+    /// nothing read before).
     @inlinable
-    public func employees(changedAfter seen: Int64, readAfter after: Int64?) -> [Int64]? {
+    public func employees(changedAfter seen: Int64, readAfter after: Int64?, includingTokens: Bool) -> [Int64]? {
         guard after != nil, !unknown else { return nil }
         var changed: [Int64] = []
-        for row in rows where row.seq > seen {
+        for row in rows where row.seq > seen && (includingTokens || !row.token) {
             guard let employeeID = row.employeeID else { return nil }
             changed.append(employeeID)
         }
@@ -154,12 +158,12 @@ extension AppDatabase {
                 }
             }
             guard let after else { return ViewChanges(rows: [], last: try lastRow(), unknown: true) }
-            let rows = try connection.with("SELECT seq, employee_id FROM view_changes WHERE seq > ? ORDER BY seq LIMIT ?") { statement in
+            let rows = try connection.with("SELECT seq, employee_id, token FROM view_changes WHERE seq > ? ORDER BY seq LIMIT ?") { statement in
                 statement.bind(1, after)
                 statement.bind(2, Self.viewChangesRead)
                 var rows: [ViewChanges.Row] = []
                 while try statement.step() {
-                    rows.append(ViewChanges.Row(seq: statement.int64(0), employeeID: statement.optionalInt64(1)))
+                    rows.append(ViewChanges.Row(seq: statement.int64(0), employeeID: statement.optionalInt64(1), token: statement.int64(2) != 0))
                 }
                 return rows
             }

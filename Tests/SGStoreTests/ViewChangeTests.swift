@@ -44,8 +44,11 @@ import Testing
         _ = try await elsewhere.holidays.perform(.approve, on: request.id, by: f.admin.actor)
         try await expect(alice: 2, bob: 3, "Bob's request approved by another process")
 
-        _ = try await f.sessions().login(username: "alice", password: Fixture.password)
+        let sessions = f.sessions()
+        let issued = try await sessions.login(username: "alice", password: Fixture.password)
         try await expect(alice: 2, bob: 3, "a login changes no view")
+        try await sessions.logout(token: issued.token)
+        try await expect(alice: 2, bob: 3, "nor does the end of a session, though it is recorded for the tokens")
 
         _ = try await elsewhere.holidays.setWorkingWeek(
             employeeID: f.alice.id, from: f.weekday(14), week: WorkingWeek(code: "1234"), by: f.admin.actor)
@@ -118,8 +121,10 @@ import Testing
         }
         #expect(try await value(f.alice.id) == 1)
         #expect(try await value(f.alice.id) == 1, "kept")
-        _ = try await f.sessions().login(username: "alice", password: Fixture.password)
+        let issued = try await f.sessions().login(username: "alice", password: Fixture.password)
         #expect(try await value(f.alice.id) == 1, "a login changes nobody's data")
+        try await f.sessions().logout(token: issued.token)
+        #expect(try await value(f.alice.id) == 1, "nor does a logout")
         try await other.execute(sql: "UPDATE employees SET phone = '+41 1' WHERE id = ?", [.integer(f.bob.id)])
         #expect(try await value(f.alice.id) == 2, "Bob's phone number, changed by another process, forgets what was kept under Alice")
     }
