@@ -79,11 +79,13 @@ struct YearViewKey: Hashable, Sendable {
 }
 
 /// A kept page of requests: what one viewer sees through one filter, as a ByteBuffer sent as it is (copying 90 KB,
-/// an admin's first page of pending requests, for each response would cost more than the rest of it). Few are
-/// kept: a page of 200 requests takes up to 512 KB.
+/// an admin's first page of pending requests, for each response would cost more than the rest of it). Only first
+/// pages of up to 50 requests are kept, at most 32: with comments at their longest a page takes up to 512 KB.
 struct RequestPageKey: Hashable, Sendable {
     let viewerID: Int64
     let filter: RequestFilter
 
     static let maximumKept = 32
+
+    static func isKept(_ filter: RequestFilter) -> Bool { filter.afterID == nil && filter.limit <= 50 }
 }

@@ -24,9 +24,10 @@ struct HolidaysController {
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         /// Requests filtered by status, year and employee, by id, a page at a time: every request for an admin, the
-        /// requests of the employees they decide for for an approver or a running substitute. A page is kept as sent
-        /// until anyone's data changes (`Services.requestPages`): admins read the pending list far more often than
-        /// anyone decides.
+        /// requests of the employees they decide for for an approver or a running substitute. A first page of up to 50
+        /// is kept as sent until anyone's data changes (`Services.requestPages`): admins read the pending list far
+        /// more often than anyone decides. Later and longer pages are read each time, so that paging through a list
+        /// does not push the first pages out.
         group.get("/holidays") { request, context in
             let viewer = try context.requireEmployee()
             var filter = RequestFilter()
@@ -35,11 +36,9 @@ struct HolidaysController {
             filter.employeeID = try request.integerQuery("employee", in: 1...Int(Int64.max)).map(Int64.init)
             filter.afterID = try request.integerQuery("after", in: 0...Int(Int64.max)).map(Int64.init)
             filter.limit = try request.integerQuery("limit", in: 1...RequestFilter.maximumLimit) ?? 50
-            let now = services.holidays.clock.now()
-            let rendered = try await services.requestPages.value(
-                for: RequestPageKey(viewerID: viewer.id, filter: filter), isCurrent: { $0.isCurrent(at: now) }
-            ) {
-                let (page, today, timeZone) = try await services.holidays.datedRequests(filter, by: viewer.actor)
+            let asked = filter
+            func render() async throws -> RenderedBody<ByteBuffer> {
+                let (page, today, timeZone) = try await services.holidays.datedRequests(asked, by: viewer.actor)
                 var json = JSONWriter(capacity: 16 * 1024)
                 DTO.RequestList(
                     items: page.items.map {
@@ -49,6 +48,10 @@ struct HolidaysController {
                 ).write(to: &json)
                 return RenderedBody(today: today, timeZone: timeZone, body: json.buffer)
             }
+            guard RequestPageKey.isKept(asked) else { return JSON.response(try await render().body) }
+            let now = services.holidays.clock.now()
+            let rendered = try await services.requestPages.value(
+                for: RequestPageKey(viewerID: viewer.id, filter: asked), isCurrent: { $0.isCurrent(at: now) }, compute: render)
             return JSON.response(rendered.body)
         }
 
