@@ -154,9 +154,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Kept response bodies, compressed (LZ4's block format).
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
         .target(
             name: "SGAPI",
             dependencies: [
+                "CLZ4",
                 "SGCore",
                 "SGStore",
                 .product(name: "Hummingbird", package: "hummingbird"),

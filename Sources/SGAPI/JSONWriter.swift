@@ -27,12 +27,6 @@ struct JSONWriter {
 
     var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
     var utf8: [UInt8] { bytes }
-    /// The bytes in an array of their own size, to keep (`utf8` shares the writer's larger storage).
-    var compactBytes: [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
-            count = buffer.initialize(fromContentsOf: bytes)
-        }
-    }
 
     /// `employees` as an array of `EmployeeRef`s; the bytes of the list before it again when it names the same
     /// employees the same way.

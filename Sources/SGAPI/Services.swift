@@ -13,7 +13,7 @@ public struct Services: Sendable {
     /// (`IPAddress.canonical` form).
     public let trustedProxies: Set<String>
     /// `GET /v1/me/holidays` bodies as sent, until a commit changes the employee's data or the company's day ends.
-    let yearViews: CommitScopedCache<YearViewKey, RenderedBody<[UInt8]>>
+    let yearViews: CommitScopedCache<YearViewKey, RenderedBody<CompressedBody>>
     /// `GET /v1/holidays` pages as sent, by viewer and filter, until a commit changes anyone's data or the day ends.
     let requestPages: CommitScopedCache<RequestPageKey, RenderedBody<ByteBuffer>>
     /// The company's news feeds, as the background refresher last kept them.
@@ -44,7 +44,7 @@ public struct Services: Sendable {
         passwords = core.passwords.served(
             by: sessions.directory, loginThrottle: throttle, resetThrottle: resetThrottle, checks: passwordChecks)
         self.trustedProxies = Set(trustedProxies.map { IPAddress.canonical($0) ?? $0 })
-        yearViews = database.makeCache(of: RenderedBody<[UInt8]>.self, by: YearViewKey.self) { $0.employeeID }
+        yearViews = database.makeCache(of: RenderedBody<CompressedBody>.self, by: YearViewKey.self) { $0.employeeID }
         requestPages = database.makeCache(
             of: RenderedBody<ByteBuffer>.self, by: RequestPageKey.self, maximumEntries: RequestPageKey.maximumKept,
             anyChangeForgetsAll: true
@@ -70,9 +70,8 @@ struct RenderedBody<Bytes: Sendable>: Sendable {
     func isCurrent(at instant: Date) -> Bool { today.isToday(at: instant, in: timeZone) }
 }
 
-/// A kept year view: one employee's, of a year as asked (nil: the company's current year). Its bytes are kept in an
-/// allocation of their own size: a ByteBuffer's storage is a power of two, so a body of 2.5 KB (the benchmark's)
-/// held 4 KB, and the 10,000 views a server keeps half as much again. Each response copies them.
+/// A kept year view: one employee's, of a year as asked (nil: the company's current year). Its bytes are kept
+/// compressed (`CompressedBody`), expanded into each response.
 struct YearViewKey: Hashable, Sendable {
     let employeeID: Int64
     let year: Int?

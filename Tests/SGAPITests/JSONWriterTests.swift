@@ -17,16 +17,6 @@ import SGCore
         return String(buffer: json.buffer)
     }
 
-    /// What a cache keeps takes about its own size, where the writer's storage grows by doubling.
-    @Test func compactBytesAreTheBytesInTheirOwnSize() {
-        var json = JSONWriter()
-        json.array(0..<250) { json, number in json.value("item \(number)") }
-        let kept = json.compactBytes
-        #expect(kept == json.utf8)
-        #expect(kept.count > 2_500)
-        #expect(kept.capacity < kept.count + 64)
-    }
-
     @Test func escapesStringsAsJSONEncoderDoes() throws {
         var strings = ["", "plain", "José Núñez, \"Pepe\"", "back\\slash", "a/b", "tab\tnew\nline\rcr", "\u{8}\u{c}",
                        "«fiesta» — ñ 🏖️", "=HYPERLINK(\"x\")", "\u{2028}\u{2029}", "\u{7f}"]

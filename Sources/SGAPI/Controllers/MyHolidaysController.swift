@@ -61,9 +61,9 @@ struct MyHolidaysController {
                     },
                     balance: view.balance
                 ).write(to: &json)
-                return RenderedBody(today: view.today, timeZone: view.timeZone, body: json.compactBytes)
+                return RenderedBody(today: view.today, timeZone: view.timeZone, body: CompressedBody(json.utf8))
             }
-            return JSON.response(ByteBuffer(bytes: rendered.body))
+            return JSON.response(rendered.body.buffer)
         }
 
         /// Requests leave (a holiday unless another type is named, whole days unless halves are named); the server
