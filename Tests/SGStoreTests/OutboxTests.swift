@@ -1,6 +1,7 @@
 import Foundation
+import GRDB
 import SGCore
-import SGStore
+@testable import SGStore
 import SGTestSupport
 import Testing
 
@@ -17,6 +18,18 @@ import Testing
 
     private func actor(_ employee: Employee) -> Actor {
         Actor(employeeID: employee.id, name: employee.username, isAdmin: employee.isAdmin)
+    }
+
+    /// A claim reads the due messages in order from outbox_due and stops at its limit, however many are pending: not
+    /// all of them sorted each time (a notice to 100,000 employees went out at 20 e-mails a second that way).
+    @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func aClaimReadsOnlyTheDueMessagesItTakes() async throws {
+        let f = try await Fixture.make()
+        let plan = try await f.database.read { (db: Database) in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLOutbox.claimSQL(.sqlite), arguments: ["owner", "2026-01-01", "2026-01-01", 10, " email "])
+                .map { $0["detail"] as String? ?? "" }
+        }
+        #expect(plan.contains { $0.contains("USING INDEX outbox_due") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
     }
 
     @Test func withEmailOffAndNoSubscriptionNothingIsWritten() async throws {

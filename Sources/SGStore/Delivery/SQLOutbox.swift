@@ -253,17 +253,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
 
     func claimDue(owner: String, now: Date, leaseUntil: Date, limit: Int, channels: Set<DeliveryChannel>) throws -> [OutboxMessage] {
         let now = Timestamp.format(now)
-        return try messages(
-            """
-            UPDATE outbox SET lease_owner = ?1, lease_until = ?2, attempts = attempts + 1
-            WHERE id IN (
-                SELECT id FROM outbox
-                WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3)
-                  AND \(connection.dialect.contains("?5", "' ' || channel || ' '"))
-                ORDER BY next_attempt_at, id LIMIT ?4)
-            RETURNING \(Self.messageColumns)
-            """
-        ) { statement in
+        return try messages(Self.claimSQL(connection.dialect)) { statement in
             statement.bind(1, owner)
             statement.bind(2, Timestamp.format(leaseUntil))
             statement.bind(3, now)
@@ -271,6 +261,22 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             // The channels space-separated and padded, so the match is exact: " email webhook ".
             statement.bind(5, " " + channels.map(\.rawValue).sorted().joined(separator: " ") + " ")
         }.sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+    }
+
+    /// The claim: the oldest due messages, through outbox_due, which gives them in order. Left to itself, SQLite's
+    /// planner took outbox_status and sorted every pending message for each claim: with the 100,000 e-mails of a
+    /// notice to a company of that size, a claim took 46 ms (0.08 ms through outbox_due) and held the write lock
+    /// all that time, and the e-mails went out at 20 a second instead of over 200.
+    static func claimSQL(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE outbox SET lease_owner = ?1, lease_until = ?2, attempts = attempts + 1
+        WHERE id IN (
+            SELECT id FROM outbox INDEXED BY outbox_due
+            WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until <= ?3)
+              AND \(dialect.contains("?5", "' ' || channel || ' '"))
+            ORDER BY next_attempt_at, id LIMIT ?4)
+        RETURNING \(messageColumns)
+        """
     }
 
     /// Runs `sql` for message `id` held by `owner` (bound as ?1 and ?2); says whether a row changed.
