@@ -2,9 +2,8 @@ import CLZ4
 import NIOCore
 
 /// A body kept between requests, compressed with LZ4 (block format): a year view of the benchmark's company takes
-/// about 900 bytes instead of 2,500, so the 10,000 views a server keeps take 9 MB instead of 25, and a company ten
-/// times the size a tenth of its memory less than it would. Expanding it into a response costs well under a
-/// microsecond, about what copying it did.
+/// about 900 bytes instead of 2,500, so the views a server keeps for every employee take about a third of the memory
+/// they would. Expanding one into its response costs about what copying it did (docs/performance.md).
 struct CompressedBody: Sendable {
     /// The compressed bytes, in an allocation of their own size.
     private let compressed: [UInt8]
@@ -14,22 +13,25 @@ struct CompressedBody: Sendable {
     init(_ body: [UInt8]) {
         count = body.count
         let bound = Int(LZ4_compressBound(Int32(body.count)))
-        var scratch = [UInt8](repeating: 0, count: bound)
-        let written = body.withUnsafeBufferPointer { source in
-            scratch.withUnsafeMutableBufferPointer { target in
-                LZ4_compress_default(
+        let scratch = [UInt8](unsafeUninitializedCapacity: bound) { target, written in
+            written = body.withUnsafeBufferPointer { source in
+                Int(LZ4_compress_default(
                     source.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
                     target.baseAddress.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) },
-                    Int32(source.count), Int32(target.count))
+                    Int32(source.count), Int32(bound)))
             }
         }
         // LZ4_compressBound leaves room for any input of the size; 0 would be a body over LZ4's 2 GB limit.
-        precondition(written > 0 || body.isEmpty, "a kept body is at most LZ4_MAX_INPUT_SIZE bytes")
-        compressed = Array(scratch[0..<Int(written)])
+        precondition(!scratch.isEmpty || body.isEmpty, "a kept body is at most LZ4_MAX_INPUT_SIZE bytes")
+        // Copied into an allocation of the compressed size: `scratch` has the bound's capacity, more than the body's.
+        compressed = [UInt8](unsafeUninitializedCapacity: scratch.count) { target, initialized in
+            initialized = target.initialize(fromContentsOf: scratch)
+        }
     }
 
-    /// Bytes kept.
+    /// Bytes kept (and, for the tests, the capacity they take).
     var compressedCount: Int { compressed.count }
+    var compressedCapacity: Int { compressed.capacity }
 
     /// The body as it was, appended to `buffer`.
     func write(to buffer: inout ByteBuffer) {
