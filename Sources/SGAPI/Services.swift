@@ -47,7 +47,7 @@ public struct Services: Sendable {
         yearViews = database.makeCache(of: RenderedBody<CompressedBody>.self, by: YearViewKey.self) { $0.employeeID }
         requestPages = database.makeCache(
             of: RenderedBody<ByteBuffer>.self, by: RequestPageKey.self, maximumEntries: RequestPageKey.maximumKept,
-            anyChangeForgetsAll: true
+            maximumPerEmployee: RequestPageKey.maximumKept, anyChangeForgetsAll: true
         ) { $0.viewerID }
         feeds = CompanyFeedService(store: database.companyFeedStore, clock: clock)
     }

@@ -8,9 +8,13 @@ import Synchronization
 /// by triggers, in the same transaction), naming the employee or NULL for everyone, and the first request after a
 /// commit reads the rows it has not seen and forgets those employees' values.
 ///
-/// One call, `value(for:isCurrent:compute:)`, both looks up and checks. Bounded: past `maximumEntries` it starts again
-/// empty. On an in-memory database (tests) nothing is kept. Inlinable, so that callers get it specialised for their
-/// key and value: it sits on the hottest route.
+/// One call, `value(for:isCurrent:compute:)`, both looks up and checks. Bounded per employee (`maximumPerEmployee`:
+/// past it, another of their values is dropped), so that it keeps a value for every employee however large the
+/// company, in memory that grows with the company and not with what anyone asks; and as a whole only when asked
+/// (`maximumEntries`: past it, it starts again empty). A fixed bound on the whole, 20,000 values, emptied the cache
+/// again and again in a company of 100,000, whose every read was then computed. On an in-memory database (tests)
+/// nothing is kept. Inlinable, so that callers get it specialised for their key and value: it sits on the hottest
+/// route.
 public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     @usableFromInline
     struct State: Sendable {
@@ -19,8 +23,8 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         @usableFromInline var generation: UInt64?
         /// The last row of `view_changes` applied.
         @usableFromInline var seq: Int64 = 0
-        /// By employee, then key.
-        @usableFromInline var entries: [Int64: [Key: Value]] = [:]
+        /// By employee, oldest first (a few each: a scan is as quick as a lookup).
+        @usableFromInline var entries: [Int64: [(key: Key, value: Value)]] = [:]
         @usableFromInline var count = 0
 
         @usableFromInline init() {}
@@ -47,19 +51,48 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
             entries.removeAll(keepingCapacity: true)
             count = 0
         }
+
+        @usableFromInline
+        func kept(_ key: Key, of employeeID: Int64) -> Value? {
+            entries[employeeID]?.first { $0.key == key }?.value
+        }
+
+        /// Keeps `value` as the employee's newest, dropping their oldest first if they have `maximumPerEmployee`.
+        @usableFromInline
+        mutating func keep(_ value: Value, for key: Key, of employeeID: Int64, maximumPerEmployee: Int) {
+            var own = entries.removeValue(forKey: employeeID) ?? []
+            if let index = own.firstIndex(where: { $0.key == key }) {
+                own.remove(at: index)
+            } else {
+                count += 1
+                if own.count >= maximumPerEmployee {
+                    own.removeFirst()
+                    count -= 1
+                }
+            }
+            own.append((key, value))
+            entries[employeeID] = own
+        }
     }
 
     @usableFromInline let database: AppDatabase
     @usableFromInline let state = Mutex(State())
     @usableFromInline let employee: @Sendable (Key) -> Int64
-    public let maximumEntries: Int
+    /// Past this many values it starts again empty; nil: no bound but `maximumPerEmployee`.
+    public let maximumEntries: Int?
+    /// Values kept for one employee.
+    public let maximumPerEmployee: Int
     /// For values that may show anyone's data (a page of everyone's requests): a change to any employee forgets
     /// them all.
     @usableFromInline let anyChangeForgetsAll: Bool
 
-    init(database: AppDatabase, maximumEntries: Int, anyChangeForgetsAll: Bool, employee: @escaping @Sendable (Key) -> Int64) {
+    init(
+        database: AppDatabase, maximumEntries: Int?, maximumPerEmployee: Int, anyChangeForgetsAll: Bool,
+        employee: @escaping @Sendable (Key) -> Int64
+    ) {
         self.database = database
         self.maximumEntries = maximumEntries
+        self.maximumPerEmployee = maximumPerEmployee
         self.anyChangeForgetsAll = anyChangeForgetsAll
         self.employee = employee
     }
@@ -80,14 +113,14 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         let employeeID = employee(key)
         // Through which change the kept values are current, and the value for `key` if there is one.
         var (applied, kept) = state.withLock { state in
-            state.generation == generation ? (state.seq, state.entries[employeeID]?[key]) : (nil, nil)
+            state.generation == generation ? (state.seq, state.kept(key, of: employeeID)) : (nil, nil)
         }
         if applied == nil {
             let after = state.withLock { state in state.generation == nil ? nil : state.seq }
             let changes = try await database.onReadThread { [database] in try database.viewChanges(after: after) }
             (applied, kept) = state.withLock { state in
                 let applied = state.apply(changes, readAfter: after, generation: generation, anyChangeForgetsAll: anyChangeForgetsAll)
-                return (applied, state.entries[employeeID]?[key])
+                return (applied, state.kept(key, of: employeeID))
             }
         }
         if let kept, isCurrent(kept) { return kept }
@@ -95,8 +128,8 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         state.withLock { state in
             // A change applied meanwhile may be one `compute` did not see.
             guard state.seq == applied else { return }
-            if state.count >= maximumEntries { state.forgetAll() }
-            if state.entries[employeeID, default: [:]].updateValue(value, forKey: key) == nil { state.count += 1 }
+            if let maximumEntries, state.count >= maximumEntries { state.forgetAll() }
+            state.keep(value, for: key, of: employeeID, maximumPerEmployee: maximumPerEmployee)
         }
         return value
     }
@@ -138,10 +171,12 @@ extension AppDatabase {
     /// A cache of values each computed from one employee's data (`employee`), or with `anyChangeForgetsAll`, from
     /// anyone's.
     public func makeCache<Key: Hashable & Sendable, Value: Sendable>(
-        of: Value.Type, by: Key.Type, maximumEntries: Int = 20_000, anyChangeForgetsAll: Bool = false,
+        of: Value.Type, by: Key.Type, maximumEntries: Int? = nil, maximumPerEmployee: Int = 4, anyChangeForgetsAll: Bool = false,
         employee: @escaping @Sendable (Key) -> Int64
     ) -> CommitScopedCache<Key, Value> {
-        CommitScopedCache(database: self, maximumEntries: maximumEntries, anyChangeForgetsAll: anyChangeForgetsAll, employee: employee)
+        CommitScopedCache(
+            database: self, maximumEntries: maximumEntries, maximumPerEmployee: maximumPerEmployee,
+            anyChangeForgetsAll: anyChangeForgetsAll, employee: employee)
     }
 
     /// How many rows of `view_changes` one read takes; past that, a cache forgets everything.

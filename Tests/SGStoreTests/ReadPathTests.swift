@@ -171,13 +171,15 @@ import SGTestSupport
         #expect(try await f.services.company.today() == Fixture.today.adding(days: 1))
     }
 
-    @Test func theTokenCacheIsBounded() async throws {
+    /// Bounded per employee, not on the whole: one employee's many sessions cannot grow it, nor push out anyone else's.
+    @Test func theTokenCacheIsBoundedPerEmployee() async throws {
         let (f, _, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
         let sessions = f.sessions()
         var tokens: [String] = []
         for _ in 0..<5 { tokens.append(try await sessions.login(username: "alice", password: Fixture.password).token) }
-        let cache = TokenCache(maximumEntries: 2)
+        let bobs = try await sessions.login(username: "bob", password: Fixture.password).token
+        let cache = TokenCache(maximumPerEmployee: 2)
         var lookUps = 0
         func seen(_ token: String) async throws -> Int64? {
             let digest = Digests.tokenDigest(token)
@@ -186,13 +188,21 @@ import SGTestSupport
                 return try f.database.withReader { connection in try SQLSessions.lookUp(connection, accessDigest: digest) }
             }?.employee.id
         }
+        #expect(try await seen(bobs) == f.bob.id)
         #expect(try await seen(tokens[0]) == f.alice.id)
         #expect(try await seen(tokens[0]) == f.alice.id)
-        #expect(lookUps == 1, "kept")
-        // A full cache starts again: it still answers, from the database.
+        #expect(lookUps == 2, "kept")
+        // Alice's five sessions: each still answers, and only her two newest are kept.
         for token in tokens { #expect(try await seen(token) == f.alice.id) }
-        #expect(cache.count <= 2)
-        #expect(lookUps == 5)
+        #expect(lookUps == 6)
+        #expect(cache.count == 3)
+        #expect(try await seen(tokens[4]) == f.alice.id)
+        #expect(try await seen(tokens[3]) == f.alice.id)
+        #expect(lookUps == 6, "her newest two are kept")
+        #expect(try await seen(tokens[0]) == f.alice.id)
+        #expect(lookUps == 7, "her oldest was dropped")
+        #expect(try await seen(bobs) == f.bob.id)
+        #expect(lookUps == 7, "Bob's token is still kept")
     }
 
     @Test(.enabled(if: !TestEngine.isPostgres, "checkpoints SQLite's write-ahead log")) func backgroundCheckpointsCopyTheLogWhileCommitsLeaveItAlone() async throws {

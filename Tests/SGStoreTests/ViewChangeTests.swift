@@ -108,6 +108,40 @@ import Testing
     }
 
     /// A cache of values that show anyone's data (pages of everyone's requests) forgets them all at any change.
+    /// Bounded per employee: one employee asking for many values (years) drops only their own oldest; everyone
+    /// else's stay, however many employees there are.
+    @Test func aCacheIsBoundedPerEmployeeNotOnTheWhole() async throws {
+        let (f, _, path) = try await ReadPathTests.twoProcesses()
+        defer { path.cleanUp() }
+        struct Key: Hashable, Sendable { let employee: Int64; let year: Int }
+        let cache = f.database.makeCache(of: Int.self, by: Key.self, maximumPerEmployee: 2) { $0.employee }
+        var computed = 0
+        func value(_ employee: Int64, _ year: Int) async throws -> Int {
+            try await cache.value(for: Key(employee: employee, year: year), isCurrent: { _ in true }) {
+                computed += 1
+                return computed
+            }
+        }
+        // More employees than any bound on the whole would have held: all kept.
+        for employee in Int64(1_000)..<Int64(26_000) { _ = try await value(employee, 2026) }
+        #expect(computed == 25_000)
+        #expect(try await value(1_000, 2026) == 1, "kept")
+        #expect(try await value(25_999, 2026) == 25_000, "kept")
+        #expect(computed == 25_000)
+        // Alice asks for three years: her oldest is dropped, nobody else's.
+        _ = try await value(f.alice.id, 2024)
+        _ = try await value(f.alice.id, 2025)
+        _ = try await value(f.alice.id, 2026)
+        #expect(computed == 25_003)
+        _ = try await value(f.alice.id, 2025)
+        _ = try await value(f.alice.id, 2026)
+        #expect(computed == 25_003, "her newest two are kept")
+        _ = try await value(f.alice.id, 2024)
+        #expect(computed == 25_004, "her oldest was dropped")
+        #expect(try await value(1_000, 2026) == 1)
+        #expect(computed == 25_004)
+    }
+
     @Test func aCacheOfEveryonesDataForgetsEverythingAtAnyChange() async throws {
         let (f, other, path) = try await ReadPathTests.twoProcesses()
         defer { path.cleanUp() }

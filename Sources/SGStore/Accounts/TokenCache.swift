@@ -39,11 +39,13 @@ final class TokenCache: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Past this many tokens the cache starts again empty, so that many distinct tokens cannot grow the memory.
-    let maximumEntries: Int
+    /// Tokens kept for one employee: past it, their oldest kept is dropped. So the cache keeps every employee's
+    /// tokens however large the company (no bound on the whole, which a company larger than it would empty again and
+    /// again), and only live tokens, which a session has one of at a time, are ever kept.
+    let maximumPerEmployee: Int
 
-    init(maximumEntries: Int = 20_000) {
-        self.maximumEntries = maximumEntries
+    init(maximumPerEmployee: Int = SessionService.maximumSessionsPerEmployee) {
+        self.maximumPerEmployee = maximumPerEmployee
     }
 
     /// How many tokens are kept.
@@ -74,9 +76,12 @@ final class TokenCache: Sendable {
         state.withLock { state in
             // A change applied meanwhile may be one `lookUp` did not see.
             guard state.seq == applied else { return }
-            if state.byDigest.count >= maximumEntries { state.forgetAll() }
             guard state.byDigest.updateValue(found, forKey: digest) == nil else { return }
-            state.byEmployee[found.session.employee.id, default: []].append(digest)
+            let employeeID = found.session.employee.id
+            state.byEmployee[employeeID, default: []].append(digest)
+            if state.byEmployee[employeeID]!.count > maximumPerEmployee {
+                state.byDigest[state.byEmployee[employeeID]!.removeFirst()] = nil
+            }
         }
         return found.session
     }
