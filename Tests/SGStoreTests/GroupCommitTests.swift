@@ -31,6 +31,8 @@ import SGTestSupport
             while !holding.value.load(ordering: .acquiring) && ContinuousClock.now < holdBy {
                 try await Task.sleep(for: .milliseconds(5))
             }
+            // Bounded: the queue fills within moments; past 30 s the test fails on the counts below instead.
+            let giveUp = ContinuousClock.now + .seconds(30)
             for n in 1...20 {
                 group.addTask {
                     do {
@@ -48,11 +50,10 @@ import SGTestSupport
                         return -n
                     }
                 }
-            }
-            // Bounded: the queue fills within moments; past 30 s the test fails on the counts below instead.
-            let giveUp = ContinuousClock.now + .seconds(30)
-            while database.pendingWriteCount < 20 && ContinuousClock.now < giveUp {
-                try await Task.sleep(for: .milliseconds(5))
+                // Queued in the order of n: the tasks of a group start in no set order, and unit 7 must come after 1.
+                while database.pendingWriteCount < n && ContinuousClock.now < giveUp {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
             }
             release.signal()
             var all: [Int] = []
