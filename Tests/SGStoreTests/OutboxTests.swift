@@ -25,7 +25,7 @@ import Testing
     @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func aClaimReadsOnlyTheDueMessagesItTakes() async throws {
         let f = try await Fixture.make()
         let plan = try await f.database.read { (db: Database) in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLOutbox.claimSQL(.sqlite), arguments: ["owner", "2026-01-01", "2026-01-01", 10, " email "])
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLOutbox.claimSQL[.sqlite], arguments: ["owner", "2026-01-01", "2026-01-01", 10, " email "])
                 .map { $0["detail"] as String? ?? "" }
         }
         #expect(plan.contains { $0.contains("USING INDEX outbox_due") }, "\(plan)")
