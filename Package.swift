@@ -69,6 +69,7 @@ let package = Package(
                 .embedInCode("0022_who_is_away_from_indexes.sql"),
                 .embedInCode("0023_view_changes.sql"),
                 .embedInCode("0024_token_changes.sql"),
+                .embedInCode("0025_session_changes.sql"),
             ],
             swiftSettings: strict
         ),
@@ -79,6 +80,7 @@ let package = Package(
             path: "Migrations/postgres",
             resources: [
                 .embedInCode("0001_initial.sql"), .embedInCode("0023_view_changes.sql"), .embedInCode("0024_token_changes.sql"),
+                .embedInCode("0025_session_changes.sql"),
             ],
             swiftSettings: strict
         ),

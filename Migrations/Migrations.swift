@@ -57,5 +57,8 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0024_token_changes", sql: String(decoding: PackageResources._024_token_changes_sql, as: UTF8.self),
             postgres: PostgresMigrations.tokenChanges),
+        Migration(
+            identifier: "0025_session_changes", sql: String(decoding: PackageResources._025_session_changes_sql, as: UTF8.self),
+            postgres: PostgresMigrations.sessionChanges),
     ]
 }

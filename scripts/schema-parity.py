@@ -47,6 +47,7 @@ SCENARIO = [
     ("SELECT CASE WHEN search_text IS NULL THEN 'cleared' ELSE 'kept' END FROM employees WHERE id = 1", ["kept"]),
     ("UPDATE employees SET name = 'Alicia' WHERE id = 1", "ok"),
     ("SELECT CASE WHEN search_text IS NULL AND sort_key IS NULL THEN 'cleared' ELSE 'kept' END FROM employees", ["cleared"]),
+    ("SELECT COUNT(*) FROM view_changes WHERE token = 1 AND employee_id = 1", ["1"]),
     ("UPDATE employees SET is_admin = 2 WHERE id = 1", "refused"),
     ("UPDATE employees SET birth_date = '1990-1-01' WHERE id = 1", "refused"),
     ("UPDATE company SET working_days = '12348'", "refused"),

@@ -10,4 +10,7 @@ public enum PostgresMigrations {
 
     /// 0024's triggers, in PostgreSQL's dialect.
     public static let tokenChanges = String(decoding: PackageResources._024_token_changes_sql, as: UTF8.self)
+
+    /// 0025's triggers, in PostgreSQL's dialect.
+    public static let sessionChanges = String(decoding: PackageResources._025_session_changes_sql, as: UTF8.self)
 }

@@ -33,7 +33,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
         /// applied, under which values computed from reads begun after this call may be kept.
         @usableFromInline
         mutating func apply(_ changes: ViewChanges, readAfter after: Int64?, generation: UInt64, anyChangeForgetsAll: Bool) -> Int64 {
-            if let changed = changes.employees(changedAfter: seq, readAfter: after, includingTokens: false),
+            if let changed = changes.employees(changedAfter: seq, readAfter: after, tokens: false),
                !(anyChangeForgetsAll && !changed.isEmpty) {
                 for employeeID in changed {
                     if let removed = entries.removeValue(forKey: employeeID) { count -= removed.count }
@@ -141,7 +141,8 @@ public struct ViewChanges: Sendable {
         public let seq: Int64
         /// Nil: anyone's views.
         public let employeeID: Int64?
-        /// An access token of the employee changed or ended (migration 0024): nothing a view shows.
+        /// An access token of the employee changed or ended (migration 0024), or their own row where a session shows
+        /// it (0025): what kept tokens follow, and nothing a view shows.
         public let token: Bool
     }
 
@@ -152,14 +153,14 @@ public struct ViewChanges: Sendable {
     /// asked after (rows were dropped in between, the table being kept short), or more rows follow than one read takes.
     public let unknown: Bool
 
-    /// The employees named by the rows after `seen`, read after `after` (nil: nothing had been read), with or without
-    /// the rows of access tokens; nil when everything must be forgotten (a row that names no one, rows not known,
-    /// nothing read before).
+    /// The employees named by the rows after `seen`, read after `after` (nil: nothing had been read): the rows of
+    /// views, or with `tokens` those of access tokens and sessions (marked `token`); nil when everything must be
+    /// forgotten (such a row that names no one, rows not known, nothing read before).
     @inlinable
-    public func employees(changedAfter seen: Int64, readAfter after: Int64?, includingTokens: Bool) -> [Int64]? {
+    public func employees(changedAfter seen: Int64, readAfter after: Int64?, tokens: Bool) -> [Int64]? {
         guard after != nil, !unknown else { return nil }
         var changed: [Int64] = []
-        for row in rows where row.seq > seen && (includingTokens || !row.token) {
+        for row in rows where row.seq > seen && row.token == tokens {
             guard let employeeID = row.employeeID else { return nil }
             changed.append(employeeID)
         }

@@ -62,9 +62,10 @@ import Testing
         try await expect(alice: 5, bob: 6, "a phone number only in one's own")
     }
 
-    /// The server's access tokens (`TokenCache`) live by the same rows: other employees' commits leave a kept token
-    /// alone; its employee's, its own end (here by another process) or a change to everyone's forgets it.
-    @Test func aKeptTokenLastsUntilACommitNamesItsEmployee() async throws {
+    /// The server's access tokens (`TokenCache`) live by the same table's rows marked `token`: requests, decisions and
+    /// changes of the company leave a kept token alone; its own end (here by another process) and a change of its
+    /// employee's row where a session shows it (name, role, a deactivation) forget it.
+    @Test func aKeptTokenLastsUntilACommitChangesItsSession() async throws {
         let (f, other, path) = try await ReadPathTests.twoProcesses()
         defer { path.cleanUp() }
         let sessions = f.sessions()
@@ -73,17 +74,17 @@ import Testing
             f.bob.id: try await sessions.login(username: "bob", password: Fixture.password).token,
         ]
         var lookUps: [Int64: Int] = [:]
-        func seen(_ employeeID: Int64) async throws -> Int64? {
+        func seen(_ employeeID: Int64) async throws -> Employee? {
             let digest = Digests.tokenDigest(issued[employeeID]!)
             let cache: TokenCache = f.database.tokens
             return try await cache.session(for: digest, at: f.clock.now(), on: f.database) {
                 lookUps[employeeID, default: 0] += 1
                 return try f.database.withReader { connection in try SQLSessions.lookUp(connection, accessDigest: digest) }
-            }?.employee.id
+            }?.employee
         }
         func expect(alice: Int, bob: Int, _ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-            #expect(try await seen(f.alice.id) == f.alice.id, comment, sourceLocation: sourceLocation)
-            #expect(try await seen(f.bob.id) == f.bob.id, comment, sourceLocation: sourceLocation)
+            #expect(try await seen(f.alice.id)?.id == f.alice.id, comment, sourceLocation: sourceLocation)
+            #expect(try await seen(f.bob.id)?.id == f.bob.id, comment, sourceLocation: sourceLocation)
             #expect(lookUps == [f.alice.id: alice, f.bob.id: bob], comment, sourceLocation: sourceLocation)
         }
         try await expect(alice: 1, bob: 1, "looked up once")
@@ -93,18 +94,26 @@ import Testing
         let start = f.weekday(7)
         let request = try await elsewhere.holidays.createRequest(for: f.bob.id, start: start, end: start, comment: "", actor: f.bob.actor)
         _ = try await elsewhere.holidays.perform(.approve, on: request.id, by: f.admin.actor)
-        try await expect(alice: 1, bob: 2, "Bob's request, made and approved by another process, forgets only Bob's")
+        try await expect(alice: 1, bob: 1, "Bob's request, made and approved by another process, changes no session")
         _ = try await sessions.login(username: "alice", password: Fixture.password)
-        try await expect(alice: 1, bob: 2, "a new token ends none")
+        try await expect(alice: 1, bob: 1, "a new token ends none")
+        try await other.execute(sql: "UPDATE company SET default_allowance = default_allowance + 1")
+        try await expect(alice: 1, bob: 1, "the company's settings are in no session")
+        try await other.execute(sql: "UPDATE employees SET phone = '+41 1' WHERE id = ?", [.integer(f.bob.id)])
+        try await expect(alice: 1, bob: 1, "nor is a phone number")
+
+        try await other.execute(sql: "UPDATE employees SET name = 'Bobby' WHERE id = ?", [.integer(f.bob.id)])
+        #expect(try await seen(f.bob.id)?.name == "Bobby", "a session shows its employee's name as it is now")
+        try await expect(alice: 1, bob: 2, "a name forgets that employee's tokens alone")
 
         try await other.execute(sql: "DELETE FROM sessions WHERE employee_id = ?", [.integer(f.alice.id)])
         #expect(try await seen(f.alice.id) == nil, "Alice's sessions ended by another process")
-        #expect(try await seen(f.bob.id) == f.bob.id)
+        #expect(try await seen(f.bob.id)?.id == f.bob.id)
         #expect(lookUps == [f.alice.id: 2, f.bob.id: 2])
 
-        try await other.execute(sql: "UPDATE company SET default_allowance = default_allowance + 1")
-        #expect(try await seen(f.bob.id) == f.bob.id)
-        #expect(lookUps[f.bob.id] == 3, "a change to everyone's forgets every token")
+        try await other.execute(sql: "UPDATE employees SET is_active = 0 WHERE id = ?", [.integer(f.bob.id)])
+        #expect(try await seen(f.bob.id) == nil, "Bob deactivated by another process")
+        #expect(lookUps == [f.alice.id: 2, f.bob.id: 3])
     }
 
     /// A cache of values that show anyone's data (pages of everyone's requests) forgets them all at any change.

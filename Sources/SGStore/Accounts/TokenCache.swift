@@ -3,12 +3,12 @@ import SGCore
 import Synchronization
 
 /// The live access tokens a server has found, by digest, kept for every request on every connection: each until it
-/// expires or a commit changes its employee. A commit names in `view_changes` the employee of every token it changes
-/// or ends (migration 0024's rows marked `token`: logout, refresh, an ended session, the sweep of expired tokens) and
-/// every employee it changes (0023: a deactivation or a change of role names everyone), whichever process made it;
-/// the first request after it reads the rows it has not seen and forgets those employees' tokens, as
-/// `CommitScopedCache` does with year views (which pass over the token rows). So the requests and decisions of other
-/// employees cost a kept token nothing, and ending a session is seen by the very next request.
+/// expires or a commit changes its session. A commit names in `view_changes`, in rows marked `token`, the employee of
+/// every token it changes or ends (migration 0024: logout, refresh, an ended session, the sweep of expired tokens)
+/// and every employee whose own row it changes where a session shows it (0025: username, name, e-mail, role, a
+/// deactivation), whichever process made it; the first request after it reads the rows it has not seen and forgets
+/// those employees' tokens, as `CommitScopedCache` does with year views from the other rows. So requests, decisions
+/// and changes of the company cost a kept token nothing, and ending a session is seen by the very next request.
 final class TokenCache: Sendable {
     typealias Found = (session: AuthenticatedSession, expiresAt: Date)
 
@@ -20,7 +20,7 @@ final class TokenCache: Sendable {
         var byEmployee: [Int64: [Data]] = [:]
 
         mutating func apply(_ changes: ViewChanges, readAfter after: Int64?, generation: UInt64) -> Int64 {
-            if let changed = changes.employees(changedAfter: seq, readAfter: after, includingTokens: true) {
+            if let changed = changes.employees(changedAfter: seq, readAfter: after, tokens: true) {
                 for employeeID in changed {
                     for digest in byEmployee.removeValue(forKey: employeeID) ?? [] { byDigest[digest] = nil }
                 }
