@@ -70,6 +70,7 @@ let package = Package(
                 .embedInCode("0023_view_changes.sql"),
                 .embedInCode("0024_token_changes.sql"),
                 .embedInCode("0025_session_changes.sql"),
+                .embedInCode("0026_events_without_view_changes.sql"),
             ],
             swiftSettings: strict
         ),
@@ -80,7 +81,7 @@ let package = Package(
             path: "Migrations/postgres",
             resources: [
                 .embedInCode("0001_initial.sql"), .embedInCode("0023_view_changes.sql"), .embedInCode("0024_token_changes.sql"),
-                .embedInCode("0025_session_changes.sql"),
+                .embedInCode("0025_session_changes.sql"), .embedInCode("0026_events_without_view_changes.sql"),
             ],
             swiftSettings: strict
         ),

@@ -60,5 +60,9 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0025_session_changes", sql: String(decoding: PackageResources._025_session_changes_sql, as: UTF8.self),
             postgres: PostgresMigrations.sessionChanges),
+        Migration(
+            identifier: "0026_events_without_view_changes",
+            sql: String(decoding: PackageResources._026_events_without_view_changes_sql, as: UTF8.self),
+            postgres: PostgresMigrations.eventsWithoutViewChanges),
     ]
 }

@@ -13,4 +13,7 @@ public enum PostgresMigrations {
 
     /// 0025's triggers, in PostgreSQL's dialect.
     public static let sessionChanges = String(decoding: PackageResources._025_session_changes_sql, as: UTF8.self)
+
+    /// 0026's dropped trigger, in PostgreSQL's dialect.
+    public static let eventsWithoutViewChanges = String(decoding: PackageResources._026_events_without_view_changes_sql, as: UTF8.self)
 }
