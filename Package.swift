@@ -71,6 +71,7 @@ let package = Package(
                 .embedInCode("0024_token_changes.sql"),
                 .embedInCode("0025_session_changes.sql"),
                 .embedInCode("0026_events_without_view_changes.sql"),
+                .embedInCode("0027_checks_without_lists.sql"),
             ],
             swiftSettings: strict
         ),

@@ -64,5 +64,8 @@ public enum SchemaMigrations {
             identifier: "0026_events_without_view_changes",
             sql: String(decoding: PackageResources._026_events_without_view_changes_sql, as: UTF8.self),
             postgres: PostgresMigrations.eventsWithoutViewChanges),
+        Migration(
+            identifier: "0027_checks_without_lists",
+            sql: String(decoding: PackageResources._027_checks_without_lists_sql, as: UTF8.self), postgres: ""),
     ]
 }

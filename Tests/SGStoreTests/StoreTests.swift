@@ -27,6 +27,25 @@ import SGTestSupport
         #expect(SchemaMigrations.all.first?.postgres.contains("CREATE TABLE idempotency_keys") == true)
     }
 
+    /// SQLite builds a temporary table for an `IN` list of three constants or more at every run of the statement that
+    /// holds it, and a CHECK constraint or a trigger runs with every row it guards: SQLite's schema compares such
+    /// values one by one (0027).
+    @Test func noConstraintOrTriggerListsThreeConstants() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let database = try AppDatabase.open(path: path.path)
+        let schema = try await database.read { (db: Database) in
+            try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL").map { row -> (String, String) in
+                (row[0], row[1])
+            }
+        }
+        let list = /\bIN\s*\(\s*('[^']*'|-?[0-9]+)\s*,\s*('[^']*'|-?[0-9]+)\s*,/.ignoresCase()
+        #expect(schema.count > 50)
+        for (name, sql) in schema {
+            #expect(sql.firstMatch(of: list) == nil, "\(name) lists three constants or more")
+        }
+    }
+
     @Test func aNewerSchemaIsRefused() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }
