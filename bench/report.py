@@ -252,6 +252,47 @@ if os.path.exists(os.path.join(ARGS.dir, "pg_baseline.json")):
         ("PostgreSQL: invariants hold (sgadmin check)", postgres["check_clean"], "clean" if postgres["check_clean"] else "problems"),
     ]
 
+# Before and after the leave model (bench/before.sh): the same scenarios on the version before it and on this one,
+# in turn in each round; each after/before ratio is taken within its round, then the median over the rounds.
+before_after = None
+if os.path.exists(os.path.join(ARGS.dir, "ba_commit.json")):
+    BA_KEYS = ("baseline", "me_holidays", "writes", "baseline_paced", "writes_paced")
+    ba_rounds = []
+    for number in range(1, RUNS + 1):
+        sides = {side: {key: read_json(os.path.join(ARGS.dir, f"ba_{side}_{key}.{number}.json")) for key in BA_KEYS}
+                 for side in ("before", "after")}
+        for runs in sides.values():
+            for result in runs.values():
+                result["error_count"] = error_count(result)
+        before, after = sides["before"], sides["after"]
+        ba_rounds.append({"round": number, "before": before, "after": after, "after_vs_before": {
+            "baseline": round(after["baseline"]["rps"] / before["baseline"]["rps"], 3),
+            "year_view": round(after["me_holidays"]["rps"] / before["me_holidays"]["rps"], 3),
+            "write_mix": round(after["writes"]["rps"] / before["writes"]["rps"], 3),
+            "write_mix_p99": round(after["writes"]["p99_ms"] / before["writes"]["p99_ms"], 3),
+            "paced_writes_p99": round(after["writes_paced"]["p99_ms"] / before["writes_paced"]["p99_ms"], 3),
+        }})
+    before_after = {
+        "commit": read_json(os.path.join(ARGS.dir, "ba_commit.json"))["commit"],
+        "medians": {side: {key: {name: median([each[side][key][name] for each in ba_rounds])
+                                 for name in ("rps", "p50_ms", "p99_ms")} for key in BA_KEYS}
+                    for side in ("before", "after")},
+        "after_vs_before": {name: median([each["after_vs_before"][name] for each in ba_rounds])
+                            for name in ba_rounds[0]["after_vs_before"]},
+        "error_count": sum(result["error_count"] for each in ba_rounds for side in ("before", "after")
+                           for result in each[side].values()),
+        "rounds": ba_rounds,
+    }
+    versus = before_after["after_vs_before"]
+    targets += [
+        ("leave model: year view (scenario 2) no slower than before it, same run", versus["year_view"] >= 1.0,
+         f'{versus["year_view"]:.2f}x the req/s before'),
+        ("leave model: approvals (write mix, saturated) no slower than before it, same run", versus["write_mix"] >= 1.0,
+         f'{versus["write_mix"]:.2f}x the req/s before, p99 {versus["write_mix_p99"]:.2f}x'),
+        ("leave model: approvals paced (4p) p99 no longer than before it, same run", versus["paced_writes_p99"] <= 1.0,
+         f'{versus["paced_writes_p99"]:.2f}x the p99 before'),
+    ]
+
 now = datetime.datetime.now(datetime.timezone.utc)
 report = {
     "date": now.isoformat(timespec="seconds"),
@@ -273,6 +314,7 @@ report = {
     "invariants": invariants,
     "delivery": delivery,
     "postgres": postgres,
+    "before_after": before_after,
     "targets": [{"target": name, "met": met, "measured": value} for name, met, value in targets],
 }
 path = os.path.join("bench", "results", now.strftime("bench-%Y%m%d-%H%M%S.json"))
@@ -333,6 +375,17 @@ if postgres:
             versus = f"{result['vs_sqlite']:.0%}" if "vs_sqlite" in result else ""
             print(f"| {label + ': ' + key:<40} | {result['rps']:>8.0f} | {result['ratio_to_baseline']:>5.0%} | {versus:>9} | "
                   f"{result['p50_ms']:>7.2f} | {result['p99_ms']:>7.2f} | {result['error_count']:>6} |")
+if before_after:
+    print(f"\nBefore and after the leave model ({before_after['commit'][:7]} and this commit, each on its own seeded company, "
+          f"in turn in each round; medians of {RUNS} round{'s' if RUNS > 1 else ''})")
+    print(f"| {'scenario':<40} | {'before req/s':>12} | {'after req/s':>11} | {'before p99':>10} | {'after p99':>9} |")
+    print(f"|{'-' * 42}|{'-' * 14}|{'-' * 13}|{'-' * 12}|{'-' * 11}|")
+    for key, title in (("baseline", "1 baseline"), ("me_holidays", "2 year view"), ("writes", "4 write mix, saturated"),
+                       ("baseline_paced", "1p baseline, paced"), ("writes_paced", "4p write mix, paced")):
+        b, a = before_after["medians"]["before"][key], before_after["medians"]["after"][key]
+        print(f"| {title:<40} | {b['rps']:>12.0f} | {a['rps']:>11.0f} | {b['p99_ms']:>10.2f} | {a['p99_ms']:>9.2f} |")
+    print("after/before, medians of the rounds' ratios: " + ", ".join(
+        f"{name} {value:.2f}" for name, value in before_after["after_vs_before"].items()))
 print(f"\nserver RSS after the run: {server_rss_mib:.0f} MiB (peak {report['server']['peak_rss_mib']:.0f} MiB)")
 print(f"invariants: {'all hold' if not broken else 'BROKEN'} ({len(invariants)} checks)")
 for check in broken:
@@ -351,6 +404,9 @@ if any(results[key]["error_count"] for key, _ in scenarios):
 if postgres and (not postgres["check_clean"] or any(
         result["error_count"] for runs in (postgres["one_server"], postgres["two_servers"]) for result in runs.values())):
     print("bench: FAILED: PostgreSQL's runs saw errors or its invariants are broken", file=sys.stderr)
+    sys.exit(1)
+if before_after and before_after["error_count"]:
+    print("bench: FAILED: the runs before and after the leave model saw errors", file=sys.stderr)
     sys.exit(1)
 if not (delivery["received"] == delivery["queued"] == delivery["distinct_message_ids"]) or delivery["pending_left"] or delivery["dead"]:
     print("bench: FAILED: the outbox did not deliver every e-mail exactly once", file=sys.stderr)

@@ -10,8 +10,10 @@
 # (connections of the write trickle in scenario "day", 8) and BENCH_DAY_WRITE_DELAY_MS (their pause, 130: about 50
 # writes a second), BENCH_UNCACHED_CHANGE_MS (pause between two company changes in scenario "uncached", 50, longer
 # when the run would pass the largest allowance), BENCH_DIR (./var/bench), BENCH_POSTGRES (1: the main scenarios
-# again on PostgreSQL, bench/postgres.sh; 0: SQLite only). The write scenarios book days only in the free year, so
-# scenario 7 (who is off, June of the busiest year) reads data they never change.
+# again on PostgreSQL, bench/postgres.sh; 0: SQLite only), BENCH_BEFORE (the commit before the leave model, 8d3245c,
+# whose year view and write mix are measured beside this version's in every round, bench/before.sh; 0: not). The
+# write scenarios book days only in the free year, so scenario 7 (who is off, June of the busiest year) reads data
+# they never change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -60,6 +62,11 @@ export SG_DATABASE="$db"
 say "seeding $employees employees, $requests requests over $years years (seed $seed)"
 "$bin/sgbench" seed --database "$db" --tokens "$dir/tokens.tsv" --free-days "$dir/days.txt" --seed "$seed" \
     --employees "$employees" --requests "$requests" --years "$years" | tee "$dir/seed.txt" >&2
+
+# The company as seeded, for the comparison with the version before the leave model (bench/before.sh).
+if [ "${BENCH_BEFORE:-8d3245c}" != 0 ]; then
+    sqlite3 "$db" ".backup '$dir/fresh.sqlite'" || fail "cannot copy the seeded company"
+fi
 
 q() { sqlite3 -batch -noheader "$db" "$@"; }
 free_year=$(head -c 4 "$dir/days.txt")
@@ -311,6 +318,12 @@ trap - EXIT
 if [ "${BENCH_POSTGRES:-1}" != 0 ]; then
     source bench/postgres.sh
     postgres_scenarios
+fi
+
+# The year view and approvals before and after the leave model, in this run (BENCH_BEFORE=0 leaves it out).
+if [ "${BENCH_BEFORE:-8d3245c}" != 0 ]; then
+    source bench/before.sh
+    before_after_scenarios
 fi
 
 python3 bench/report.py --dir "$dir" --seed "$seed" --seconds "$seconds" --connections "$connections" --threads "$threads" \
