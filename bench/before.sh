@@ -7,7 +7,7 @@
 # year view (scenario 2, after each employee's year was read once), the write mix (scenario 4: creates and the
 # decisions on them) saturated, the baseline paced and the write mix paced (4p), with the same wrk scripts, which
 # speak the API both versions share. Results: $dir/ba_SIDE_SCENARIO.ROUND.json. Uses run.sh's run_wrk, say, fail,
-# $bin, $dir, $seed, $employees, $requests, $years, $runs, $seconds, $paced_delay.
+# wait_for_server, $bin, $dir, $seed, $employees, $requests, $years, $runs, $seconds, $paced_delay.
 
 before_after_scenarios() {
     local commit=${BENCH_BEFORE:-8d3245c} root=var/bench-before
@@ -62,12 +62,7 @@ before_after_scenarios() {
                 export BENCH_TOKENS="$dir/tokens.tsv" BENCH_DAYS="$dir/days.txt"
             fi
             side_pid=$!
-            for _ in $(seq 1 150); do
-                curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null && break
-                kill -0 "$side_pid" 2>/dev/null || { cat "$dir/ba_server_$side.log" >&2; fail "the $side server did not start"; }
-                sleep 0.2
-            done
-            curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null || fail "the $side server does not answer"
+            wait_for_server "$port" "$side_pid" "$dir/ba_server_$side.log" "the $side server"
             say "round $round of $runs, $side the leave model: warm-up (${warm_seconds} s), 1, 2, 4, 1p, 4p"
             run_wrk "ba_${side}_warmup.$round" uncached.lua /v1/me/holidays "$warm_seconds"
             run_wrk "ba_${side}_baseline.$round" baseline.lua /v1/health "$seconds"

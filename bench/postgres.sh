@@ -30,13 +30,7 @@ postgres_scenarios() {
             --writes-per-minute 1000000 --database-pool-size 16 > "$dir/pg_server_${#ports[@]}.log" 2>&1 &
         pids+=($!)
         ports+=("$server_port")
-        for _ in $(seq 1 100); do
-            curl -sf "http://127.0.0.1:$server_port/v1/health" >/dev/null && return 0
-            kill -0 "${pids[-1]}" 2>/dev/null || break
-            sleep 0.2
-        done
-        cat "$dir/pg_server_$(( ${#ports[@]} - 1 )).log" >&2
-        fail "sgserver on PostgreSQL did not start"
+        wait_for_server "$server_port" "${pids[-1]}" "$dir/pg_server_$(( ${#ports[@]} - 1 )).log" "sgserver on PostgreSQL"
     }
 
     # The targets compare the cached year view: before it is measured, each server reads every employee's year once,
@@ -54,7 +48,8 @@ postgres_scenarios() {
     run_wrk pg_baseline baseline.lua /v1/health "$seconds"
     run_wrk pg_me_holidays me_holidays.lua /v1/me/holidays "$seconds"
     run_wrk pg_admin_pending admin_pending.lua "/v1/holidays?status=pending" "$seconds"
-    run_wrk pg_writes writes.lua / "$seconds"
+    # The last share of the free year, which no SQLite run booked: their unfinished chains would overlap its requests.
+    run_wrk pg_writes writes.lua / "$seconds" BENCH_WRITE_RUNS="$write_runs" BENCH_WRITE_RUN="$((write_runs - 1))"
 
     start_pg_server
     say "PostgreSQL, two servers: warm-up of each (${warm_seconds} s each, not reported)"

@@ -36,6 +36,18 @@ dir=${BENCH_DIR:-./var/bench}
 
 say() { printf '== %s\n' "$*" >&2; }
 fail() { printf 'bench: FAILED: %s\n' "$*" >&2; exit 1; }
+# wait_for_server PORT PID LOG WHAT: until the sgserver PID answers /v1/health on PORT (at most 30 s); its LOG and a
+# failure if it stops or never answers.
+wait_for_server() {
+    local _
+    for _ in $(seq 1 150); do
+        curl -sf "http://127.0.0.1:$1/v1/health" >/dev/null && return 0
+        kill -0 "$2" 2>/dev/null || { cat "$3" >&2; fail "$4 did not start"; }
+        sleep 0.2
+    done
+    cat "$3" >&2
+    fail "$4 does not answer /v1/health"
+}
 
 scripts/install-deps.sh wrk time
 command -v python3 >/dev/null || scripts/install-deps.sh python3
@@ -86,12 +98,7 @@ cleanup() {
     wait "$server" 2>/dev/null || true
 }
 trap cleanup EXIT
-for _ in $(seq 1 100); do
-    curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null && break
-    kill -0 "$server" 2>/dev/null || { cat "$dir/server.log" >&2; fail "sgserver did not start"; }
-    sleep 0.2
-done
-curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null || fail "sgserver does not answer /v1/health"
+wait_for_server "$port" "$server" "$dir/server.log" sgserver
 
 export BENCH_TOKENS="$dir/tokens.tsv" BENCH_DAYS="$dir/days.txt" BENCH_LUA_DIR="$PWD/bench/lua" BENCH_THREADS="$threads"
 
@@ -129,8 +136,9 @@ company = json.load(sys.stdin)
 company["defaultAllowance"] = "ALLOWANCE"
 print(json.dumps(company, separators=(",", ":")).replace("\"ALLOWANCE\"", "ALLOWANCE"))') || fail "cannot read the company"
 allowance=$(company_api | python3 -c 'import json, sys; print(json.load(sys.stdin)["defaultAllowance"])')
-# Each run of writes.lua books days of its own share of the free year (day, 4 and 4p in each round).
-write_runs=$((3 * runs))
+# Each run of writes.lua books days of its own share of the free year (day, 4 and 4p in each round, and the last
+# share PostgreSQL's write mix).
+write_runs=$((3 * runs + 1))
 write_run=0
 for round in $(seq 1 "$runs"); do
     if [ "$round" -gt 1 ]; then
@@ -278,11 +286,7 @@ done
     --smtp-url "smtp://127.0.0.1:$smtp_port" --mail-from "Bench <bench@example.com>" --tls-ca-file "$dir/tls/cert.pem" \
     --public-url "https://holidays.example.com" --reminder-after-hours 0 > "$dir/server-delivery.log" 2>&1 &
 server=$!
-for _ in $(seq 1 100); do
-    curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null && break
-    kill -0 "$server" 2>/dev/null || { cat "$dir/server-delivery.log" >&2; fail "sgserver with e-mail did not start"; }
-    sleep 0.2
-done
+wait_for_server "$port" "$server" "$dir/server-delivery.log" "sgserver with e-mail"
 run_wrk delivery_warmup me_holidays.lua /v1/me/holidays 3
 queued_before=$(q "SELECT COUNT(*) FROM outbox;")
 posted_at=$(date +%s.%N)
