@@ -7,10 +7,10 @@
 # year view (scenario 2, after each employee's year was read once), the write mix (scenario 4: creates and the
 # decisions on them) saturated, the baseline paced and the write mix paced (4p), with the same wrk scripts, which
 # speak the API both versions share. Results: $dir/ba_SIDE_SCENARIO.ROUND.json. Uses run.sh's run_wrk, say, fail,
-# wait_for_server, $bin, $dir, $seed, $employees, $requests, $years, $runs, $seconds, $paced_delay.
+# wait_for_server, $before_commit, $bin, $dir, $seed, $employees, $requests, $years, $runs, $seconds, $paced_delay.
 
 before_after_scenarios() {
-    local commit=${BENCH_BEFORE:-8d3245c} root=var/bench-before
+    local commit=$before_commit root=var/bench-before
     local full
     full=$(git rev-parse --verify --quiet "$commit^{commit}") || fail "BENCH_BEFORE: no commit $commit in this clone"
     say "before and after the leave model: a release build of ${full:0:7} in $root/src"
@@ -34,7 +34,6 @@ before_after_scenarios() {
     "$before_bin/sgbench" seed --database "$company/bench.sqlite" --tokens "$company/tokens.tsv" \
         --free-days "$company/days.txt" --seed "$seed" --employees "$employees" --requests "$requests" \
         --years "$years" > "$company/seed.txt" || fail "the sgbench of $commit could not seed"
-    cp "$dir/fresh.sqlite" "$dir/after.sqlite"
 
     local saved_port=$port saved_tokens=$BENCH_TOKENS saved_days=$BENCH_DAYS side_pid="" round side
     ba_cleanup() {
@@ -57,7 +56,7 @@ before_after_scenarios() {
                     --log-level warning > "$dir/ba_server_before.log" 2>&1 &
                 export BENCH_TOKENS="$company/tokens.tsv" BENCH_DAYS="$company/days.txt"
             else
-                "$bin/sgserver" --host 127.0.0.1 --port "$port" --database "$dir/after.sqlite" --log-level warning \
+                "$bin/sgserver" --host 127.0.0.1 --port "$port" --database "$dir/fresh.sqlite" --log-level warning \
                     --writes-per-minute 1000000 > "$dir/ba_server_after.log" 2>&1 &
                 export BENCH_TOKENS="$dir/tokens.tsv" BENCH_DAYS="$dir/days.txt"
             fi
@@ -80,5 +79,5 @@ before_after_scenarios() {
     port=$saved_port
     export BENCH_TOKENS="$saved_tokens" BENCH_DAYS="$saved_days"
     echo "{\"commit\":\"$full\"}" > "$dir/ba_commit.json"
-    rm -f "$dir/after.sqlite" "$dir/after.sqlite-wal" "$dir/after.sqlite-shm"
+    rm -f "$dir/fresh.sqlite" "$dir/fresh.sqlite-wal" "$dir/fresh.sqlite-shm"
 }

@@ -33,6 +33,7 @@ day_write_delay=${BENCH_DAY_WRITE_DELAY_MS:-130}
 change_delay=${BENCH_UNCACHED_CHANGE_MS:-50}
 [ $((seconds * 1000 / change_delay)) -le 300 ] || change_delay=$(( (seconds * 1000 + 299) / 300 ))
 dir=${BENCH_DIR:-./var/bench}
+before_commit=${BENCH_BEFORE:-8d3245c}
 
 say() { printf '== %s\n' "$*" >&2; }
 fail() { printf 'bench: FAILED: %s\n' "$*" >&2; exit 1; }
@@ -76,7 +77,7 @@ say "seeding $employees employees, $requests requests over $years years (seed $s
     --employees "$employees" --requests "$requests" --years "$years" | tee "$dir/seed.txt" >&2
 
 # The company as seeded, for the comparison with the version before the leave model (bench/before.sh).
-if [ "${BENCH_BEFORE:-8d3245c}" != 0 ]; then
+if [ "$before_commit" != 0 ]; then
     sqlite3 "$db" ".backup '$dir/fresh.sqlite'" || fail "cannot copy the seeded company"
 fi
 
@@ -325,7 +326,7 @@ if [ "${BENCH_POSTGRES:-1}" != 0 ]; then
 fi
 
 # The year view and approvals before and after the leave model, in this run (BENCH_BEFORE=0 leaves it out).
-if [ "${BENCH_BEFORE:-8d3245c}" != 0 ]; then
+if [ "$before_commit" != 0 ]; then
     source bench/before.sh
     before_after_scenarios
 fi
