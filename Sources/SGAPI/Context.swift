@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 import SGCore
 
 /// Per-request state: the authenticated employee, once `AuthMiddleware` has found one.
@@ -10,12 +11,16 @@ public struct AppRequestContext: RequestContext {
     public var token: String?
     /// The session the bearer token belongs to.
     public var sessionID: Int64?
-    /// The IP address of the connection's peer, used to throttle failed logins per client; nil when unknown.
-    public let clientAddress: String?
+    /// The connection the request came on.
+    private let channel: any Channel
+
+    /// The IP address of the connection's peer, used to throttle failed logins per client; nil when unknown. Formatted
+    /// when asked (logins and password changes ask), not for every request.
+    public var clientAddress: String? { channel.remoteAddress?.ipAddress }
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
-        self.clientAddress = source.channel.remoteAddress?.ipAddress
+        self.channel = source.channel
     }
 
     /// JSON bodies; photos have their own limit. Large enough for the largest body the contract accepts: a
