@@ -17,6 +17,13 @@ public final class SQLConnection {
     private var statements: [String: OpaquePointer] = [:]
     /// `PRAGMA data_version` when `cache` was last known valid; see `validatedCache()`.
     private var dataVersion: Int64 = -1
+    /// The write-ahead log's index as SQLite maps it for this connection (the start of the `-shm` file), once it is
+    /// mapped; nil until then, and on a file not in WAL mode. See `validatedCache()`.
+    private var walIndex: UnsafeRawPointer?
+    /// Whether `walIndex` was asked for (once).
+    private var walIndexAsked = false
+    /// The index's header as read right before `dataVersion` was read; nil when no such reading was made.
+    private var walHeader: WALIndexHeader?
     private var cacheStorage = ConnectionCache()
     /// Advanced when this connection notices a commit; shared by the pool's connections.
     private let commits: CommitCounter?
@@ -148,9 +155,17 @@ public final class SQLConnection {
     /// costs one step of a prepared statement and the cache is never staler than the last commit: whatever another
     /// connection changes is seen by the very next use. Only connections opened here keep a cache, and only those
     /// that do not write are meant to: a connection does not see its own commits there.
+    ///
+    /// In WAL mode the step is spared while nothing has committed: every commit, by any connection of any process,
+    /// rewrites the header of the log's index (in the `-shm` file, which SQLite maps into every process using the
+    /// database) before it returns, moving its change counter and last frame. So while the header reads as it did
+    /// right before the last `data_version` was read, nothing has committed since, and `data_version` would read the
+    /// same. A header read while a commit rewrites it reads as changed, and the step is taken.
     public func validatedCache() throws -> ConnectionCache? {
         if let external { return try external.validatedCache() }
         guard owned else { return nil }
+        if let walIndex, let walHeader, WALIndexHeader(walIndex) == walHeader { return cacheStorage }
+        let header = walIndex.map(WALIndexHeader.init)
         let version = try with("PRAGMA data_version") { statement -> Int64 in
             _ = try statement.step()
             return statement.int64(0)
@@ -160,6 +175,46 @@ public final class SQLConnection {
             dataVersion = version
             commits?.advance()
         }
+        walHeader = header
+        if !walIndexAsked {
+            walIndexAsked = true
+            walIndex = try mappedWALIndex()
+        }
         return cacheStorage
+    }
+
+    /// The start of the write-ahead log's index as SQLite has mapped it for this connection, or nil if the database
+    /// is not in WAL mode or SQLite offers no such mapping. Asked after a read, which maps it in WAL mode.
+    private func mappedWALIndex() throws -> UnsafeRawPointer? {
+        let mode = try with("PRAGMA journal_mode") { statement in try statement.step() ? statement.text(0) : "" }
+        guard mode.lowercased() == "wal" else { return nil }
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK, let file,
+              let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2, let map = methods.pointee.xShmMap
+        else { return nil }
+        // Region 0 without extending the file: the one SQLite mapped for the read just made. It stays mapped until
+        // the connection closes.
+        var region: UnsafeMutableRawPointer?
+        guard map(file, 0, 32 * 1024, 0, &region) == SQLITE_OK, let region else { return nil }
+        return UnsafeRawPointer(region)
+    }
+}
+
+/// The first copy of the header of a write-ahead log's index (SQLite's `WalIndexHdr`, 48 bytes at the start of the
+/// `-shm` file): the version, a change counter moved by every commit, the page size, the last frame, the page
+/// count, checksums and salts.
+struct WALIndexHeader: Equatable {
+    var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
+    init(_ index: UnsafeRawPointer) {
+        words = (
+            index.loadUnaligned(fromByteOffset: 0, as: UInt64.self), index.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+            index.loadUnaligned(fromByteOffset: 16, as: UInt64.self), index.loadUnaligned(fromByteOffset: 24, as: UInt64.self),
+            index.loadUnaligned(fromByteOffset: 32, as: UInt64.self), index.loadUnaligned(fromByteOffset: 40, as: UInt64.self))
+    }
+
+    static func == (a: Self, b: Self) -> Bool {
+        a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+            && a.words.4 == b.words.4 && a.words.5 == b.words.5
     }
 }

@@ -129,6 +129,51 @@ enum Named: ConnectionCacheKey {
         #expect(try reader.validatedCache() === fresh)
     }
 
+    /// In WAL mode most checks read only the header of the log's index; every commit must still be seen, the one
+    /// right after a check, the one after the log was checkpointed and started again, and several in a row.
+    @Test func everyCommitIsSeenWhenChecksReadTheLogIndex() throws {
+        let database = try TemporaryDatabase()
+        defer { database.cleanUp() }
+        let commits = CommitCounter()
+        let reader = try SQLConnection(path: database.path, busyTimeout: 5, commits: commits)
+        let writer = try database.writer()
+        var cache = try #require(try reader.validatedCache())
+        for _ in 0..<5 { #expect(try reader.validatedCache() === cache) }
+        for round in 1...4 {
+            switch round {
+            case 2: _ = try writer.with("PRAGMA wal_checkpoint(TRUNCATE)") { statement in try statement.step() }
+            case 3: try writer.execute("BEGIN IMMEDIATE"); try writer.execute("COMMIT")
+            default: break
+            }
+            let counted = commits.current
+            try writer.execute("UPDATE t SET v = v + 1")
+            let fresh = try #require(try reader.validatedCache())
+            #expect(fresh !== cache, "round \(round)")
+            #expect(commits.current == counted + 1, "round \(round)")
+            for _ in 0..<3 { #expect(try reader.validatedCache() === fresh, "round \(round)") }
+            cache = fresh
+        }
+        // A commit of another process.
+        let sqlite3 = Process()
+        sqlite3.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite3.arguments = [database.path, "UPDATE t SET v = 0"]
+        try sqlite3.run()
+        sqlite3.waitUntilExit()
+        #expect(sqlite3.terminationStatus == 0)
+        #expect(try reader.validatedCache() !== cache)
+    }
+
+    @Test func withoutWriteAheadLogEveryCheckReadsTheDataVersion() throws {
+        let database = try TemporaryDatabase(journalMode: "delete")
+        defer { database.cleanUp() }
+        let reader = try SQLConnection(path: database.path, busyTimeout: 5, commits: CommitCounter())
+        let cache = try #require(try reader.validatedCache())
+        #expect(try reader.validatedCache() === cache)
+        try database.writer().execute("UPDATE t SET v = 3")
+        #expect(try reader.validatedCache() !== cache)
+        #expect(!FileManager.default.fileExists(atPath: database.path + "-shm"))
+    }
+
     @Test func aBorrowedConnectionKeepsNoCache() throws {
         let database = try TemporaryDatabase()
         defer { database.cleanUp() }
