@@ -152,7 +152,7 @@ public final class SQLConnection {
     /// What this connection remembers between uses, valid until anything commits a change to the database.
     ///
     /// `PRAGMA data_version` changes when another connection (of this process or any other) commits, so the check
-    /// costs one step of a prepared statement and the cache is never staler than the last commit: whatever another
+    /// costs at most one step of a prepared statement and the cache is never staler than the last commit: whatever another
     /// connection changes is seen by the very next use. Only connections opened here keep a cache, and only those
     /// that do not write are meant to: a connection does not see its own commits there.
     ///
