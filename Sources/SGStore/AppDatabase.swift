@@ -121,6 +121,9 @@ public final class AppDatabase: Sendable {
                 writer: pool, readers: ReadConnectionPool(path: path, busyTimeout: busyTimeout),
                 checkpointer: checkpointing == .background ? Checkpointer(path: path) : nil)
             try database.prepareSchema(schema)
+            // After the migrations, whose statements may change whole tables: a unit of work's copies of the pages it
+            // changes are small (see `write`).
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
             return database
         }
     }
@@ -251,7 +254,10 @@ public final class AppDatabase: Sendable {
     /// write lock when it begins (BEGIN IMMEDIATE), so that what each reads cannot be changed by another process
     /// before it commits. Each runs in a savepoint of its own, in the order they were asked for: one that fails is
     /// rolled back alone and its caller hears its error, the others commit. One commit writes the pages the units
-    /// share (the indexes they all touch) once, and the writer is handed over once, instead of once per unit.
+    /// share (the indexes they all touch) once, and the writer is handed over once, instead of once per unit. A
+    /// unit alone in its transaction runs without a savepoint (its failure rolls the transaction back), so SQLite
+    /// keeps no copy of every page it changes. Those copies (and the statements' own) are kept in memory
+    /// (`temp_store`), not in a temporary file opened and deleted for each transaction.
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard grdbWriter != nil else { throw Self.sqliteOnly }
         // What this unit of work reads after its own commit must see it.
@@ -264,14 +270,9 @@ public final class AppDatabase: Sendable {
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let unit = PendingWrite(
                 deadline: deadline, asked: asked,
-                run: { db in
+                run: { db, alone in
                     do {
-                        var result: T?
-                        try db.inSavepoint {
-                            result = try body(db)
-                            return .commit
-                        }
-                        let value = result!
+                        let value = alone ? try body(db) : try Self.inSavepoint(db) { try body(db) }
                         return ({ continuation.resume(returning: value) }, nil)
                     } catch {
                         let failure = Self.translated(error)
@@ -309,7 +310,7 @@ public final class AppDatabase: Sendable {
             guard let earliest = waiting.map(\.deadline).min() else { return }
             connection.setBusyTimeout(earliest - now)
             do {
-                try db.beginTransaction(.immediate)
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
                 break
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
                 continue
@@ -321,9 +322,15 @@ public final class AppDatabase: Sendable {
         }
         let began = ContinuousClock.now
         var answers: [@Sendable () -> Void] = []
+        let alone = waiting.count == 1
         for unit in waiting {
-            let (answer, failure) = unit.run(db)
+            let (answer, failure) = unit.run(db, alone)
             answers.append(answer)
+            if alone, failure != nil {
+                try? db.rollback()
+                answer()
+                return
+            }
             // Some failures (a full disk, an I/O error) make SQLite roll back the whole transaction, not only the
             // unit's savepoint: then nothing of the batch is written, and everyone hears that unit's failure.
             guard db.isInsideTransaction else {
@@ -333,7 +340,7 @@ public final class AppDatabase: Sendable {
             }
         }
         do {
-            try db.commit()
+            try db.cachedStatement(sql: "COMMIT").execute()
         } catch {
             try? db.rollback()
             let failure = Self.translated(error)
@@ -346,6 +353,25 @@ public final class AppDatabase: Sendable {
             for unit in waiting { metrics.record(asked: unit.asked, began: began, committed: committed) }
         }
         for answer in answers { answer() }
+    }
+
+    /// Runs `body` in a savepoint: released when it returns, rolled back (and released) when it throws. The three
+    /// statements are prepared once per connection (GRDB's `inSavepoint` parses its own for every unit).
+    private static func inSavepoint<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.cachedStatement(sql: "SAVEPOINT unit").execute()
+        do {
+            let value = try body()
+            try db.cachedStatement(sql: "RELEASE unit").execute()
+            return value
+        } catch {
+            // Nothing to undo when SQLite has already rolled the whole transaction back (a full disk, say): the
+            // caller sees that and fails the batch.
+            if db.isInsideTransaction {
+                try? db.cachedStatement(sql: "ROLLBACK TO unit").execute()
+                try? db.cachedStatement(sql: "RELEASE unit").execute()
+            }
+            throw error
+        }
     }
 
     /// From now on, every write reports how long it waited for the write lock and how long its transaction took.
@@ -731,7 +757,8 @@ final class SharedCommitCheck: Sendable {
 private struct PendingWrite: Sendable {
     let deadline: ContinuousClock.Instant
     let asked: ContinuousClock.Instant
-    let run: @Sendable (Database) -> (answer: @Sendable () -> Void, failure: (any Error)?)
+    /// Runs the unit (`alone`: the only one of its transaction) and gives what to answer its caller, and its failure.
+    let run: @Sendable (Database, _ alone: Bool) -> (answer: @Sendable () -> Void, failure: (any Error)?)
     let fail: @Sendable (any Error) -> Void
 }
 

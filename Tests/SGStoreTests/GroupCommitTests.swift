@@ -67,6 +67,34 @@ import SGTestSupport
         // The first alone, then the twenty queued behind it in one commit.
         #expect(database.batchesCommitted.load(ordering: .relaxed) - before == 2)
     }
+
+    /// A unit alone in its transaction runs without a savepoint: when it fails after writing, the whole transaction
+    /// is rolled back, its caller hears its own error, and the writer goes on as before.
+    @Test func aUnitAloneThatFailsAfterWritingLeavesNothing() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let database = try AppDatabase.open(path: path.path)
+        try await database.write { (db: Database) in try db.execute(sql: "CREATE TABLE probe (n INTEGER PRIMARY KEY)") }
+        await #expect(throws: SGError.invalid(field: "n", message: "refused")) {
+            try await database.write { (db: Database) in
+                try db.execute(sql: "INSERT INTO probe VALUES (1)")
+                throw SGError.invalid(field: "n", message: "refused")
+            }
+        }
+        await #expect(throws: DatabaseError.self) {
+            try await database.write { (db: Database) in
+                try db.execute(sql: "INSERT INTO probe VALUES (2)")
+                try db.execute(sql: "INSERT INTO probe VALUES (2)")
+            }
+        }
+        let inTransaction = try await database.write { (db: Database) -> Bool in
+            try db.execute(sql: "INSERT INTO probe VALUES (3)")
+            return db.isInsideTransaction
+        }
+        #expect(inTransaction)
+        let rows = try await database.read { db in try Int.fetchAll(db, sql: "SELECT n FROM probe ORDER BY n") }
+        #expect(rows == [3])
+    }
 }
 
 private final class Flag: Sendable {
