@@ -42,14 +42,17 @@ public enum Announcements {
                 recipients.append(person)
             }
             if event == .holidayRequested || event == .holidayCancelled || request.status == .approvedByManager {
-                recipients += try deciders.filter { $0 != owner.id && $0 != actor.employeeID }.compactMap { try tx.recipient(employeeID: $0) }
+                recipients += try tx.recipients(employeeIDs: deciders.filter { $0 != owner.id && $0 != actor.employeeID })
             }
             let isPrivate = pushOn && recipients.contains { $0.employeeID != owner.id } ? try tx.leaveTypeIsPrivate(id: request.leaveTypeID) : false
+            // The mail names no recipient: written once for the owner and once for all the deciders.
+            var mails: [Bool: HolidayMail.Text] = [:]
             for person in recipients {
                 let toOwner = person.employeeID == owner.id
                 if configuration.emailEnabled, person.reachableByEmail {
-                    let mail = HolidayMail(
-                        event: event, request: request, owner: owner, actor: actor, note: note, link: link, toOwner: toOwner)
+                    let mail = mails[toOwner] ?? HolidayMail(
+                        event: event, request: request, owner: owner, actor: actor, note: note, link: link, toOwner: toOwner).text
+                    mails[toOwner] = mail
                     try tx.enqueue(
                         OutboxDraft(
                             channel: .email, event: event, employeeID: person.employeeID, address: person.email,
@@ -134,6 +137,14 @@ struct HolidayMail {
     let link: String?
     /// Written to the request's owner ("your request") rather than to an approver.
     let toOwner: Bool
+
+    /// The subject and body, written once.
+    struct Text {
+        let subject: String
+        let body: String
+    }
+
+    var text: Text { Text(subject: subject, body: body) }
 
     var dates: String { request.period.description }
 

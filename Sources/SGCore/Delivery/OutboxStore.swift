@@ -21,6 +21,8 @@ public protocol AudienceReading {
     /// How this deployment delivers: written by the server at start, read by both binaries.
     func deliveryConfiguration() throws -> DeliveryConfiguration
     func recipient(employeeID: Int64) throws -> Recipient?
+    /// The active ones of `employeeIDs`, in the order given: one read for a request's deciders.
+    func recipients(employeeIDs: [Int64]) throws -> [Recipient]
     /// Every active employee, for company-wide news.
     func everyone() throws -> [Recipient]
     /// The active subscriptions that want `event`.

@@ -94,6 +94,15 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
         try recipients(where: "id = ? AND is_active = 1") { $0.bind(1, employeeID) }.first
     }
 
+    func recipients(employeeIDs: [Int64]) throws -> [Recipient] {
+        guard !employeeIDs.isEmpty else { return [] }
+        let found = try recipients(
+            where: "id IN (SELECT value FROM \(connection.dialect.jsonValues("?1")) AS ids) AND is_active = 1"
+        ) { $0.bind(1, jsonIDs: employeeIDs) }
+        let byID = Dictionary(found.map { ($0.employeeID, $0) }, uniquingKeysWith: { first, _ in first })
+        return employeeIDs.compactMap { byID[$0] }
+    }
+
     func everyone() throws -> [Recipient] {
         try recipients(where: "is_active = 1")
     }
@@ -363,6 +372,7 @@ extension OutboxWriting where Self: SQLOutboxUser {
 extension AudienceReading where Self: SQLOutboxUser {
     func deliveryConfiguration() throws -> DeliveryConfiguration { try SQLOutbox(connection: connection).deliveryConfiguration() }
     func recipient(employeeID: Int64) throws -> Recipient? { try SQLOutbox(connection: connection).recipient(employeeID: employeeID) }
+    func recipients(employeeIDs: [Int64]) throws -> [Recipient] { try SQLOutbox(connection: connection).recipients(employeeIDs: employeeIDs) }
     func everyone() throws -> [Recipient] { try SQLOutbox(connection: connection).everyone() }
     func webhookSubscriptions(for event: DeliveryEvent) throws -> [WebhookSubscription] {
         try SQLOutbox(connection: connection).webhookSubscriptions(for: event)
