@@ -25,6 +25,9 @@ public final class SQLConnection {
     /// The index's header as read right before `dataVersion` was read; nil when no such reading was made.
     private var walHeader: WALIndexHeader?
     private var cacheStorage = ConnectionCache()
+    /// Values the connection's owner keeps on it and checks by other means than `validatedCache()`: on a connection
+    /// that writes, whose own commits `data_version` does not show.
+    public let ownersCache = ConnectionCache()
     /// Advanced when this connection notices a commit; shared by the pool's connections.
     private let commits: CommitCounter?
 

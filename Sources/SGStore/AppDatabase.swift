@@ -326,6 +326,8 @@ public final class AppDatabase: Sendable {
         for unit in waiting {
             let (answer, failure) = unit.run(db, alone)
             answers.append(answer)
+            // What the writer keeps may have been read after changes now undone (`WriterKept`).
+            if failure != nil { WriterKept.forget(connection) }
             if alone, failure != nil {
                 try? db.rollback()
                 answer()
@@ -334,6 +336,7 @@ public final class AppDatabase: Sendable {
             // Some failures (a full disk, an I/O error) make SQLite roll back the whole transaction, not only the
             // unit's savepoint: then nothing of the batch is written, and everyone hears that unit's failure.
             guard db.isInsideTransaction else {
+                WriterKept.forget(connection)
                 let failure = failure ?? Self.translated(DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back"))
                 for unit in waiting { unit.fail(failure) }
                 return
@@ -343,6 +346,7 @@ public final class AppDatabase: Sendable {
             try db.cachedStatement(sql: "COMMIT").execute()
         } catch {
             try? db.rollback()
+            WriterKept.forget(connection)
             let failure = Self.translated(error)
             for unit in waiting { unit.fail(failure) }
             return

@@ -7,10 +7,12 @@ import SGSQLite
 enum Rows {
     // MARK: Company
 
-    /// The company's settings; on a pooled read connection, remembered until the next change to the database.
+    /// The company's settings; on a pooled read connection, remembered until the next change to the database, on
+    /// the write connection until the next change to the company (`WriterKept`).
     static func company(_ connection: SQLConnection) throws -> CompanySettings {
         let cache = try connection.validatedCache()
         if let company = cache?[CachedCompany.self] { return company }
+        if cache == nil, let kept = try WriterKept.current(connection) { return try kept.company { try readCompany(connection) } }
         let company = try readCompany(connection)
         cache?[CachedCompany.self] = company
         return company

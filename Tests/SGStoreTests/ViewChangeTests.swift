@@ -62,6 +62,50 @@ import Testing
         try await expect(alice: 5, bob: 6, "a phone number only in one's own")
     }
 
+    /// The write connection keeps the company and the admins from one write to the next (`WriterKept`), and reads
+    /// them again after a change to them by this process or another, and after a unit that changed them failed.
+    @Test func theWriterKeepsTheAdminsAndTheCompanyUntilTheyChange() async throws {
+        let (f, other, path) = try await ReadPathTests.twoProcesses()
+        defer { path.cleanUp() }
+        func admins() async throws -> [String] {
+            try await f.database.writing { connection in
+                try SQLTeams(connection: connection).approvalContext(employeeID: f.alice.id, on: f.today).admins
+                    .map { "\($0.username) \($0.email)" }
+            }
+        }
+        func allowance() async throws -> Int { try await f.database.writing { connection in try Rows.company(connection).defaultAllowance } }
+        let first = try await admins()
+        #expect(first == ["admin admin@example.com", "admin2 admin2@example.com"])
+        let allowed = try await allowance()
+
+        let start = f.weekday(7)
+        let request = try await f.service.createRequest(for: f.alice.id, start: start, end: start, comment: "", actor: f.alice.actor)
+        _ = try await f.service.perform(.approve, on: request.id, by: f.admin.actor)
+        #expect(try await admins() == first, "requests and decisions change no admin")
+
+        try await other.execute(sql: "UPDATE employees SET is_admin = 1 WHERE id = ?", [.integer(f.bob.id)])
+        #expect(try await admins() == first + ["bob bob@example.com"], "an admin made by another process")
+        try await other.execute(sql: "UPDATE employees SET email = 'boss@example.com' WHERE id = ?", [.integer(f.admin.id)])
+        #expect(try await admins() == ["admin boss@example.com", "admin2 admin2@example.com", "bob bob@example.com"], "an admin's address")
+        try await f.database.execute(sql: "UPDATE employees SET is_active = 0 WHERE id = ?", [.integer(f.secondAdmin.id)])
+        #expect(try await admins() == ["admin boss@example.com", "bob bob@example.com"], "an admin deactivated by this process")
+
+        // A unit that makes Alice an admin, reads the admins, then fails: both its change and what it read are gone.
+        await #expect(throws: SGError.invalid(field: "probe", message: "refused")) {
+            try await f.database.writing { connection in
+                try connection.execute("UPDATE employees SET is_admin = 1 WHERE id = ?") { $0.bind(1, f.alice.id) }
+                let seen = try SQLTeams(connection: connection).approvalContext(employeeID: f.bob.id, on: f.today).admins
+                #expect(seen.contains { $0.id == f.alice.id })
+                throw SGError.invalid(field: "probe", message: "refused")
+            }
+        }
+        #expect(try await admins() == ["admin boss@example.com", "bob bob@example.com"], "after the failed unit")
+
+        #expect(try await allowance() == allowed)
+        try await other.execute(sql: "UPDATE company SET default_allowance = default_allowance + 3")
+        #expect(try await allowance() == allowed + 3, "the company changed by another process")
+    }
+
     /// The server's access tokens (`TokenCache`) live by the same table's rows marked `token`: requests, decisions and
     /// changes of the company leave a kept token alone; its own end (here by another process) and a change of its
     /// employee's row where a session shows it (name, role, a deactivation) forget it.

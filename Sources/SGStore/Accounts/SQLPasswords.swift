@@ -132,9 +132,13 @@ struct SQLPasswords: PasswordWriting, SQLOutboxUser {
         } catch {
             try? connection.execute("ROLLBACK TO password_writes")
             try? connection.execute("RELEASE password_writes")
+            WriterKept.forget(connection)
             throw error
         }
-        if undo { try connection.execute("ROLLBACK TO password_writes") }
+        if undo {
+            try connection.execute("ROLLBACK TO password_writes")
+            WriterKept.forget(connection)
+        }
         try connection.execute("RELEASE password_writes")
     }
 }

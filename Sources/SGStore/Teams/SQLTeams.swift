@@ -87,19 +87,25 @@ struct SQLTeams: TeamWriting {
     // MARK: Approval
 
     /// The active admins; on a pooled read connection, remembered until the next change to the database, so that a
-    /// page of requests of many employees reads them once.
+    /// page of requests of many employees reads them once; on the write connection until a change to any admin or
+    /// anyone's admin flag (`WriterKept`), so that a write does not read them all again.
     private func activeAdmins() throws -> [Employee] {
         let cache = try connection.validatedCache()
         if let admins = cache?[CachedActiveAdmins.self] { return admins }
-        let admins = try connection.with(
+        if cache == nil, let kept = try WriterKept.current(connection) { return try kept.admins { try readActiveAdmins() } }
+        let admins = try readActiveAdmins()
+        cache?[CachedActiveAdmins.self] = admins
+        return admins
+    }
+
+    private func readActiveAdmins() throws -> [Employee] {
+        try connection.with(
             "SELECT \(Rows.employeeColumns) FROM employees WHERE is_admin = 1 AND is_active = 1 ORDER BY id"
         ) { statement in
             var admins: [Employee] = []
             while try statement.step() { admins.append(Rows.employee(statement)) }
             return admins
         }
-        cache?[CachedActiveAdmins.self] = admins
-        return admins
     }
 
     func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext {
