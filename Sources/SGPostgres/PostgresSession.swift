@@ -122,8 +122,11 @@ public final class PostgresSession: ExternalSQLConnection {
     /// One read of the database's commit generation (the `commit_generation` row every write transaction moves):
     /// the cache is emptied when it moved, whichever process or server committed. Like SQLite's data_version, the
     /// check is made at the start of each unit of work, so nothing committed before it is missed. Inside a read
-    /// transaction it is read once: the snapshot's generation cannot move.
+    /// transaction it is read once: the snapshot's generation cannot move. Inside a write transaction nothing is
+    /// kept: the generation moves only when it commits, so a value kept under it would not show what the
+    /// transaction itself has changed (an admin it has just made).
     public func validatedCache() throws -> ConnectionCache? {
+        if inTransaction && validatedInSnapshot == nil { return nil }
         if validatedInSnapshot == true { return cacheStorage }
         let statement = try statement("SELECT n FROM commit_generation WHERE id = 1")
         defer { statement.reset() }
