@@ -282,6 +282,32 @@ import SGTestSupport
         }
     }
 
+    @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func anEmployeesRequestsAreReadInTheIndexsOrder() async throws {
+        let f = try await Fixture.make()
+        let plan = try await f.database.read { (db: Database) -> String in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLHolidayTransaction.employeeRequestsSQL, arguments: [1, "2025-12-31", "2026-12-31", "2026-01-01", 0])
+                .map { $0["detail"] as String }.joined(separator: "; ")
+        }
+        #expect(plan.contains("INDEX holiday_requests_employee (employee_id=? AND start_date>? AND start_date<?)"), "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE") && !plan.contains("SCAN"), "\(plan)")
+    }
+
+    @Test func requestsStartingTheSameDayComeByEndThenID() async throws {
+        let f = try await Fixture.make()
+        let service = f.service
+        // A week, cancelled; then the first day alone, and the afternoon of that day by itself after it was cancelled.
+        let week = try await service.createRequest(for: f.alice.id, start: f.day(10), end: f.day(14), comment: "", actor: f.alice.actor)
+        _ = try await service.perform(.cancel, on: week.id, by: f.alice.actor)
+        let morning = try await service.create(
+            for: f.alice.id, period: LeavePeriod(unchecked: f.day(10), end: f.day(10), startHalf: .morning, endHalf: .morning),
+            leaveTypeID: nil, comment: "", actor: f.alice.actor)
+        let afternoon = try await service.create(
+            for: f.alice.id, period: LeavePeriod(unchecked: f.day(10), end: f.day(10), startHalf: .afternoon, endHalf: .afternoon),
+            leaveTypeID: nil, comment: "", actor: f.alice.actor)
+        let view = try await service.yearView(employeeID: f.alice.id, year: f.day(10).year)
+        #expect(view.requests.map(\.id) == [morning.request.id, afternoon.request.id, week.id])
+    }
+
     @Test func inMemoryAndFileDatabasesAnswerAlike() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }

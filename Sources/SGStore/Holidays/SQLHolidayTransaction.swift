@@ -104,18 +104,14 @@ struct SQLHolidayTransaction: HolidayTransaction {
             to: CalendarDate.lastOfYear(years.upperBound)!, holdingDaysOnly: false)
     }
 
-    /// The employee's requests with a day in `start...end` (only those holding days, if asked), by start date.
+    /// The employee's requests with a day in `start...end` (only those holding days, if asked), by start date, then
+    /// end date and id: the order of holiday_requests_employee (employee_id, start_date, end_date, and the rowid),
+    /// so that SQLite reads them in order instead of sorting them at every run (a temporary b-tree, a fifth of the
+    /// statement's time).
     private func requests(
         employeeID: Int64, from start: CalendarDate, to end: CalendarDate, holdingDaysOnly: Bool
     ) throws -> [HolidayRequest] {
-        try connection.with(
-            """
-            SELECT \(Rows.requestColumns) FROM holiday_requests r
-            WHERE r.employee_id = ? AND r.start_date BETWEEN ? AND ? AND r.end_date >= ?
-              AND (? = 0 OR \(Rows.holdsDays))
-            ORDER BY r.start_date, r.id
-            """
-        ) { statement in
+        try connection.with(Self.employeeRequestsSQL) { statement in
             statement.bind(1, employeeID)
             statement.bind(2, Rows.earliestStart(touching: start))
             statement.bind(3, end)
@@ -126,6 +122,15 @@ struct SQLHolidayTransaction: HolidayTransaction {
             return requests
         }
     }
+
+    /// `requests(employeeID:from:to:holdingDaysOnly:)`: the employee, the earliest start, the end, the start, and 1
+    /// for only the requests holding days.
+    static let employeeRequestsSQL = """
+        SELECT \(Rows.requestColumns) FROM holiday_requests r
+        WHERE r.employee_id = ? AND r.start_date BETWEEN ? AND ? AND r.end_date >= ?
+          AND (? = 0 OR \(Rows.holdsDays))
+        ORDER BY r.start_date, r.end_date, r.id
+        """
 
     func request(id: Int64) throws -> HolidayRequest? {
         try Rows.request(connection, id: id)
