@@ -142,32 +142,26 @@ struct SQLHolidayTransaction: HolidayTransaction {
 
     func ledgerRecords(employeeID: Int64, carryOver: CarryOverPolicy) throws -> LedgerRecords {
         var records: [Int: YearRecord] = [:]
-        let created = try connection.with("SELECT substr(created_at, 1, 4) FROM employees WHERE id = ?") { statement in
-            statement.bind(1, employeeID)
-            return try statement.step() ? Int(statement.text(0)) : nil
-        }
-        try connection.with("SELECT year, days FROM allowances WHERE employee_id = ?") { statement in
-            statement.bind(1, employeeID)
-            while try statement.step() { records[statement.int(0), default: YearRecord()].override = statement.int(1) }
-        }
-        try connection.with(
-            "SELECT year, SUM(halves) FROM allowance_changes WHERE employee_id = ? AND kind = 'adjust' GROUP BY year"
-        ) { statement in
-            statement.bind(1, employeeID)
-            while try statement.step() { records[statement.int(0), default: YearRecord()].adjusted = HalfDays(halves: statement.int(1)) }
-        }
+        var created: Int?
         // Kept by the schema's triggers with every move (0010_held_days.sql, 0012_held_days_spanning_expiry.sql).
         var spanningYears: [Int] = []
-        try connection.with(
-            "SELECT year, approved_halves, pending_halves, by_expiry_halves, spanning_expiry FROM held_days WHERE employee_id = ?"
-        ) { statement in
+        try connection.with(Self.ledgerSQL) { statement in
             statement.bind(1, employeeID)
             while try statement.step() {
-                let year = statement.int(0)
-                records[year, default: YearRecord()].held = HeldDays(
-                    approved: HalfDays(halves: statement.int(1)), pending: HalfDays(halves: statement.int(2)))
-                records[year, default: YearRecord()].heldByExpiry = HalfDays(halves: statement.int(3))
-                if statement.int(4) > 0 { spanningYears.append(year) }
+                let year = statement.int(1)
+                switch statement.int(0) {
+                case 0:
+                    created = Int(statement.text(6))
+                case 1:
+                    records[year, default: YearRecord()].override = statement.int(2)
+                case 2:
+                    records[year, default: YearRecord()].adjusted = HalfDays(halves: statement.int(2))
+                default:
+                    records[year, default: YearRecord()].held = HeldDays(
+                        approved: HalfDays(halves: statement.int(2)), pending: HalfDays(halves: statement.int(3)))
+                    records[year, default: YearRecord()].heldByExpiry = HalfDays(halves: statement.int(4))
+                    if statement.int(5) > 0 { spanningYears.append(year) }
+                }
             }
         }
         // Requests running across a year's expiry, only in the years that have some: a range of
@@ -195,6 +189,16 @@ struct SQLHolidayTransaction: HolidayTransaction {
         let firstYear = ([created].compactMap { $0 } + Array(records.keys)).min() ?? HolidayService.supportedYears.lowerBound
         return LedgerRecords(firstYear: firstYear, records: records, acrossExpiry: across)
     }
+
+    /// `ledgerRecords`' rows of one employee (?1) in one statement, each branch a range of its table's key: the
+    /// part (0 the year the employee was created, as text in the last column; 1 an allowance set for a year; 2 a
+    /// year's adjustments; 3 a year's held days), the year, and the part's numbers.
+    static let ledgerSQL = """
+        SELECT 0, 0, 0, 0, 0, 0, substr(created_at, 1, 4) FROM employees WHERE id = ?1
+        UNION ALL SELECT 1, year, days, 0, 0, 0, NULL FROM allowances WHERE employee_id = ?1
+        UNION ALL SELECT 2, year, SUM(halves), 0, 0, 0, NULL FROM allowance_changes WHERE employee_id = ?1 AND kind = 'adjust' GROUP BY year
+        UNION ALL SELECT 3, year, approved_halves, pending_halves, by_expiry_halves, spanning_expiry, NULL FROM held_days WHERE employee_id = ?1
+        """
 
     func workingWeekChanges(employeeID: Int64) throws -> [WorkingWeekChange] {
         try connection.with(
