@@ -7,8 +7,13 @@ struct AuthMiddleware: RouterMiddleware {
     let sessions: SessionService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else {
+        // The values as sent: the plain subscript joins repeated fields with commas, a string built for every request.
+        let values = request.headers[values: .authorization]
+        guard let header = values.first else {
             throw SGError.unauthenticated("Log in first: send Authorization: Bearer <token>.")
+        }
+        guard values.count == 1 else {
+            throw SGError.unauthenticated("Send one Authorization header, not \(values.count).")
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         // The scheme is case-insensitive; compared byte by byte (ASCII letters folded) rather than lowercased.

@@ -328,6 +328,13 @@ import SGTestSupport
                 let reply = try await client.call(.get, "/v1/me", headers: [.authorization: value])
                 expectProblem(reply, .unauthorized, "unauthenticated")
             }
+            // The token twice, in two fields: one Authorization header is asked for, not the first of several.
+            var twice = HTTPFields()
+            twice.append(HTTPFields.Element(name: .authorization, value: "Bearer \(token)"))
+            twice.append(HTTPFields.Element(name: .authorization, value: "Bearer \(token)"))
+            let doubled = try await client.call(.get, "/v1/me", headers: twice)
+            expectProblem(doubled, .unauthorized, "unauthenticated")
+            #expect((doubled.json["detail"] as? String)?.contains("one Authorization header") == true, "\(doubled.json)")
             // Any case of the scheme, and surrounding spaces, are accepted (RFC 9110: the scheme is case-insensitive).
             #expect(try await client.call(.get, "/v1/me", headers: [.authorization: "bEaReR  \(token) "]).status == .ok)
         }
