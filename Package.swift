@@ -93,6 +93,7 @@ let package = Package(
             dependencies: [
                 // Only the system's sqlite3 C module, not GRDB itself.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLiteConfig",
             ],
             swiftSettings: strict
         ),
@@ -158,6 +159,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // sqlite3_config, which Swift cannot call (it is variadic), for the process-wide settings of SGSQLite.
+        .systemLibrary(name: "CSQLiteConfig", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Kept response bodies, compressed (LZ4's block format).
         .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
         .target(
@@ -198,6 +201,7 @@ let package = Package(
             dependencies: [
                 "SGCore",
                 "SGStore",
+                "SGSQLite",
                 "SGLDAP",
                 "SGSettings",
                 // sgadmin push test sends directly.
@@ -212,6 +216,7 @@ let package = Package(
             dependencies: [
                 "SGAPI",
                 "SGStore",
+                "SGSQLite",
                 "SGCore",
                 "SGLDAP",
                 "SGDelivery",
@@ -231,6 +236,7 @@ let package = Package(
             dependencies: [
                 "SGCore",
                 "SGStore",
+                "SGSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

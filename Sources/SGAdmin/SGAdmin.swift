@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SGCore
 import SGSettings
+import SGSQLite
 import SGStore
 
 /// `sgadmin`: the server host's command line over the same rules and database as the API.
@@ -159,6 +160,7 @@ func printOut(_ text: String) {
 extension SGAdmin {
     /// Parses and runs one command line, exiting with its status (what `main()` does, callable from another module).
     public static func run(_ arguments: [String]) async -> Never {
+        SQLiteLibrary.configureForThisProcess()
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SGCore
+import SGSQLite
 import SGStore
 
 /// `sgbench`: tools for `make bench`. Not installed with the product: it writes synthetic companies straight into
@@ -43,6 +44,7 @@ struct Seed: AsyncParsableCommand {
     }
 
     func run() async throws {
+        SQLiteLibrary.configureForThisProcess()
         guard !FileManager.default.fileExists(atPath: database) else {
             throw ValidationError("\(database) exists; the benchmark seeds a new file only")
         }

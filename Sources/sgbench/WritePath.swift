@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SGCore
+import SGSQLite
 import SGStore
 
 /// `sgbench writes`: scenario 4's write mix without HTTP, one operation at a time, through the same services the
@@ -26,6 +27,7 @@ struct Writes: AsyncParsableCommand {
     }
 
     func run() async throws {
+        SQLiteLibrary.configureForThisProcess()
         // As the server runs it: the write-ahead log copied back in the background, off the writes' path.
         let database = try AppDatabase.open(path: database, schema: .requireCurrent, checkpointing: .background)
         let checkpoints = Task.detached {

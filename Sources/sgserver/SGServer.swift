@@ -8,6 +8,7 @@ import SGCore
 import SGDelivery
 import SGLDAP
 import SGSettings
+import SGSQLite
 import SGStore
 import ServiceLifecycle
 
@@ -87,6 +88,7 @@ struct SGServer: AsyncParsableCommand {
 
     func run() async throws {
         MallocTuning.keepFreedMemory()
+        SQLiteLibrary.configureForThisProcess()
         let environment = ProcessInfo.processInfo.environment
         let settings: ServerSettings
         do throws(SettingsProblems) {
