@@ -49,11 +49,14 @@ struct MyHolidaysController {
             let employee = try context.requireEmployee()
             let year = try request.integerQuery("year", in: HolidayService.supportedYears)
             let now = services.holidays.clock.now()
-            let rendered = try await services.yearViews.value(
+            // A body rendered for this request is sent as written, not expanded again from the copy kept.
+            var rendered: [UInt8]?
+            let kept = try await services.yearViews.value(
                 for: YearViewKey(employeeID: employee.id, year: year), isCurrent: { $0.isCurrent(at: now) }
             ) {
                 let view = try await services.holidays.yearView(employeeID: employee.id, year: year)
-                var json = JSONWriter()
+                // A year of the bench's company takes about 2.5 KB: written without growing the buffer.
+                var json = JSONWriter(capacity: 4096)
                 DTO.YearHolidays(
                     year: view.year,
                     requests: view.requests.map {
@@ -61,9 +64,10 @@ struct MyHolidaysController {
                     },
                     balance: view.balance
                 ).write(to: &json)
+                rendered = json.utf8
                 return RenderedBody(today: view.today, timeZone: view.timeZone, body: CompressedBody(json.utf8))
             }
-            return JSON.response(rendered.body.buffer)
+            return JSON.response(rendered.map { ByteBuffer(bytes: $0) } ?? kept.body.buffer)
         }
 
         /// Requests leave (a holiday unless another type is named, whole days unless halves are named); the server
