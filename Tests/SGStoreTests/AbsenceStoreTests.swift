@@ -7,16 +7,9 @@ import SGTestSupport
 
 /// Who is off and the feeds, on the real store: pages, range edges, and the indexes the reads rely on.
 @Suite struct AbsenceStoreTests {
-    static func plan(_ f: Fixture, _ sql: String, _ arguments: StatementArguments) async throws -> String {
-        try await f.database.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String? ?? "" }
-                .joined(separator: "\n")
-        }
-    }
-
     @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func aPagesAbsencesAreOneRangePerEmployeeOfTheEmployeeIndex() async throws {
         let f = try await Fixture.make()
-        let plan = try await Self.plan(f, SQLAbsences.absencesSQL.sqlite, ["[1,2,3]", "2025-03-01", "2026-03-31", "2026-03-01", 0, 1])
+        let plan = try await f.queryPlan(SQLAbsences.absencesSQL.sqlite, ["[1,2,3]", "2025-03-01", "2026-03-31", "2026-03-01", 0, 1])
         #expect(plan.contains("holiday_requests_employee (employee_id=? AND start_date>? AND start_date<?)"), "\(plan)")
         #expect(!plan.contains("SCAN r"), "\(plan)")
     }
@@ -49,10 +42,10 @@ import SGTestSupport
 
     @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func whoIsAwayReadsOnlyIndexesAndAFortnightOfStarts() async throws {
         let f = try await Fixture.make()
-        let employees = try await Self.plan(f, SQLAbsences.awayEmployeesSQL, ["2026-02-17", "2026-03-09", "2026-03-02"])
+        let employees = try await f.queryPlan(SQLAbsences.awayEmployeesSQL, ["2026-02-17", "2026-03-09", "2026-03-02"])
         #expect(employees.contains("COVERING INDEX holiday_requests_approved_start (start_date>? AND start_date<?)"), "\(employees)")
         #expect(employees.contains("COVERING INDEX holiday_requests_approved_long (end_date>?)"), "\(employees)")
-        let absences = try await Self.plan(f, SQLAbsences.awayAbsencesSQL.sqlite, ["[1,2]", "2025-03-01", "2026-03-09", "2026-03-02"])
+        let absences = try await f.queryPlan(SQLAbsences.awayAbsencesSQL.sqlite, ["[1,2]", "2025-03-01", "2026-03-09", "2026-03-02"])
         #expect(absences.contains("holiday_requests_employee (employee_id=? AND start_date>? AND start_date<?)"), "\(absences)")
         #expect(!absences.contains("SCAN r"), "\(absences)")
     }
@@ -82,7 +75,7 @@ import SGTestSupport
 
     @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func theCompanyFeedReadsOnlyItsWindowOfApprovedRequests() async throws {
         let f = try await Fixture.make()
-        let plan = try await Self.plan(f, SQLAbsences.companyFeedSQL, ["2025-01-01", "2027-01-01", "2026-01-31"])
+        let plan = try await f.queryPlan(SQLAbsences.companyFeedSQL, ["2025-01-01", "2027-01-01", "2026-01-31"])
         #expect(plan.contains("holiday_requests_approved_start (start_date>? AND start_date<?)"), "\(plan)")
     }
 

@@ -24,12 +24,9 @@ import Testing
     /// all of them sorted each time (a notice to 100,000 employees went out at 20 e-mails a second that way).
     @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func aClaimReadsOnlyTheDueMessagesItTakes() async throws {
         let f = try await Fixture.make()
-        let plan = try await f.database.read { (db: Database) in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLOutbox.claimSQL[.sqlite], arguments: ["owner", "2026-01-01", "2026-01-01", 10, " email "])
-                .map { $0["detail"] as String? ?? "" }
-        }
-        #expect(plan.contains { $0.contains("USING INDEX outbox_due") }, "\(plan)")
-        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+        let plan = try await f.queryPlan(SQLOutbox.claimSQL[.sqlite], ["owner", "2026-01-01", "2026-01-01", 10, " email "])
+        #expect(plan.contains("USING INDEX outbox_due"), "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
     }
 
     @Test func withEmailOffAndNoSubscriptionNothingIsWritten() async throws {

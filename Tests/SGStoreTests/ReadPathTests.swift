@@ -266,15 +266,12 @@ import SGTestSupport
         let (f, _, path) = try await Self.twoProcesses()
         defer { path.cleanUp() }
         let filter = RequestFilter(status: .pending)
-        let plans = try await f.database.read { (db: Database) -> [String] in
-            try [
-                SQLHolidayTransaction.countSQL(filter), SQLHolidayTransaction.pageSQL(filter),
-                SQLHolidayTransaction.pageSQL(RequestFilter(status: .pending, afterID: 7)),
-            ]
-                .map { sql in
-                    try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(Array(repeating: 1, count: sql.filter { $0 == "?" }.count)))
-                        .map { $0["detail"] as String }.joined(separator: "; ")
-                }
+        var plans: [String] = []
+        for sql in [
+            SQLHolidayTransaction.countSQL(filter), SQLHolidayTransaction.pageSQL(filter),
+            SQLHolidayTransaction.pageSQL(RequestFilter(status: .pending, afterID: 7)),
+        ] {
+            plans.append(try await f.queryPlan(sql, StatementArguments(Array(repeating: 1, count: sql.filter { $0 == "?" }.count))))
         }
         #expect(plans[0].contains("COVERING INDEX holiday_requests_status"), "\(plans[0])")
         for plan in plans[1...] {
@@ -284,10 +281,7 @@ import SGTestSupport
 
     @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func anEmployeesRequestsAreReadInTheIndexsOrder() async throws {
         let f = try await Fixture.make()
-        let plan = try await f.database.read { (db: Database) -> String in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLHolidayTransaction.employeeRequestsSQL, arguments: [1, "2025-12-31", "2026-12-31", "2026-01-01", 0])
-                .map { $0["detail"] as String }.joined(separator: "; ")
-        }
+        let plan = try await f.queryPlan(SQLHolidayTransaction.employeeRequestsSQL, [1, "2025-12-31", "2026-12-31", "2026-01-01", 0])
         #expect(plan.contains("INDEX holiday_requests_employee (employee_id=? AND start_date>? AND start_date<?)"), "\(plan)")
         #expect(!plan.contains("TEMP B-TREE") && !plan.contains("SCAN"), "\(plan)")
     }
