@@ -64,8 +64,9 @@ struct MyHolidaysController {
                     },
                     balance: view.balance
                 ).write(to: &json)
-                rendered = json.utf8
-                return RenderedBody(today: view.today, timeZone: view.timeZone, body: CompressedBody(json.utf8))
+                let body = json.utf8
+                rendered = body
+                return RenderedBody(today: view.today, timeZone: view.timeZone, body: CompressedBody(body))
             }
             return JSON.response(rendered.map { ByteBuffer(bytes: $0) } ?? kept.body.buffer)
         }
