@@ -31,9 +31,8 @@ public func buildApplication(
 public func buildRouter(services: Services) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     // Added before any route so it wraps every route and the not-found responder; the first outermost.
-    router.add(middleware: RequestObservingMiddleware(trustedProxies: services.trustedProxies, metrics: services.metrics))
-    router.add(middleware: ProblemMiddleware())
-    router.add(middleware: WriteWaitBoundMiddleware())
+    router.add(middleware: RequestScopeMiddleware(
+        database: services.database, trustedProxies: services.trustedProxies, metrics: services.metrics))
 
     let healthBody = ByteBuffer(
         bytes: (try? JSON.encoder.encode(DTO.Health(status: "ok", schema: (try? services.database.appliedMigrations()) ?? []))) ?? Data())
@@ -46,9 +45,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     AbsencesController(services: services).addFeedRoutes(to: router)
 
     let authenticated = router.group("/v1")
-        .add(middleware: SharedCommitCheckMiddleware(database: services.database))
-        .add(middleware: AuthMiddleware(sessions: services.sessions))
-    if let limit = services.writeLimit { authenticated.add(middleware: WriteRateLimitMiddleware(limit: limit)) }
+        .add(middleware: AuthMiddleware(sessions: services.sessions, writeLimit: services.writeLimit))
     AuthController(services: services).addRoutes(to: authenticated)
     ProfileController(services: services).addRoutes(to: authenticated)
     DevicesController(services: services).addRoutes(to: authenticated)

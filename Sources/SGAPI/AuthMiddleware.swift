@@ -5,6 +5,9 @@ import SGCore
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let sessions: SessionService
+    /// Each change (any method but GET and HEAD) is taken from the caller's write budget; 429 past it. Here rather
+    /// than in a middleware of its own, which cost every request a layer.
+    let writeLimit: WriteRateLimit?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The values as sent: the plain subscript joins repeated fields with commas, a string built for every request.
@@ -27,23 +30,13 @@ struct AuthMiddleware: RouterMiddleware {
         guard let session = try await sessions.session(accessToken: token) else {
             throw SGError.unauthenticated("The token is unknown, expired or revoked. Refresh it, or log in again.")
         }
+        if let writeLimit, request.method != .get, request.method != .head {
+            try writeLimit.take(employeeID: session.employee.id)
+        }
         var context = context
         context.employee = session.employee
         context.token = token
         context.sessionID = session.sessionID
-        return try await next(request, context)
-    }
-}
-
-/// Takes each change (any method but GET and HEAD) from the authenticated employee's write budget; 429 past it.
-struct WriteRateLimitMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
-    let limit: WriteRateLimit
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.method != .get, request.method != .head, let employee = context.employee {
-            try limit.take(employeeID: employee.id)
-        }
         return try await next(request, context)
     }
 }

@@ -138,16 +138,3 @@ struct ProblemMapping {
             status: HTTPResponse.Status(code: problem.status), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }
-
-/// Turns every thrown error, including the router's own 404, into application/problem+json.
-struct ProblemMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch {
-            return ProblemMapping.from(error, logger: context.logger).response()
-        }
-    }
-}

@@ -383,18 +383,11 @@ public final class AppDatabase: Sendable {
         self.metrics.withLock { $0 = metrics }
     }
 
-    /// When a write asked for now must have the lock: `busyTimeout` from now, or sooner within
-    /// `withWriteWaitBound`.
+    /// When a write asked for now must have the lock: `busyTimeout` from now, or sooner within a unit of work
+    /// (`withUnitOfWork`).
     private static func writeDeadline() -> ContinuousClock.Instant {
         let own = ContinuousClock.now + .seconds(busyTimeout)
-        return WriteWaitBound.deadline.map { min($0, own) } ?? own
-    }
-
-    /// Runs `body`, one unit of work (an HTTP request), with one bound on the time all its writes together may wait
-    /// for the write lock: `busyTimeout` from now. A request past it is answered 503 at once.
-    public static func withWriteWaitBound<T>(_ body: () async throws -> T) async rethrows -> T {
-        guard WriteWaitBound.deadline == nil else { return try await body() }
-        return try await WriteWaitBound.$deadline.withValue(.now + .seconds(busyTimeout)) { try await body() }
+        return UnitOfWork.current.map { min($0.writeDeadline, own) } ?? own
     }
 
     /// A read through GRDB, on SQLite only (the file's maintenance, tests of the file).
@@ -456,8 +449,8 @@ public final class AppDatabase: Sendable {
     @usableFromInline
     func onReadThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         guard postgres != nil else { return try work() }
-        let check = SharedCommitCheck.current
-        return try await Self.onOwnThread { try SharedCommitCheck.$current.withValue(check) { try work() } }
+        let unit = UnitOfWork.current
+        return try await Self.onOwnThread { try UnitOfWork.$current.withValue(unit) { try work() } }
     }
 
     /// `withReader` on a connection whose caches have just been checked against the last commit (`validatedCache`),
@@ -466,7 +459,7 @@ public final class AppDatabase: Sendable {
     /// long as a later check gives the same number. Nil caches and generation on an in-memory database (tests),
     /// whose changes are not tracked this way.
     ///
-    /// Inside `withSharedCommitCheck`, the generation is also remembered for the rest of that unit of work.
+    /// Inside a unit of work (`withUnitOfWork`), the generation is also remembered for the rest of that unit of work.
     func withCheckedReader<T>(
         _ body: (SQLConnection, ConnectionCache?) throws -> T
     ) throws -> (result: T, commitGeneration: UInt64?) {
@@ -492,7 +485,7 @@ public final class AppDatabase: Sendable {
     }
 
     /// The commit generation as `withCheckedReader` gives it, without a read when the current unit of work
-    /// (`withSharedCommitCheck`) has already checked and not written since.
+    /// (`withUnitOfWork`) has already checked and not written since.
     @usableFromInline
     func commitGeneration() throws -> UInt64? {
         guard readers != nil || postgres != nil else { return nil }
@@ -508,7 +501,7 @@ public final class AppDatabase: Sendable {
         return try await onReadThread { [self] in try commitGeneration() }
     }
 
-    /// On PostgreSQL, the commit generation of the current unit of work (`withSharedCommitCheck`), read now if it
+    /// On PostgreSQL, the commit generation of the current unit of work (`withUnitOfWork`), read now if it
     /// has not been, by a read that began after this call (`SharedGenerationReads`). Nil on SQLite (its check is a
     /// step of a statement on the caller's thread) and outside a unit of work.
     func sharedPostgresGeneration() async throws -> UInt64? {
@@ -518,17 +511,28 @@ public final class AppDatabase: Sendable {
         return check.generation
     }
 
-    /// Runs `body`, one unit of work (an HTTP request), with at most one check of the commit generation: the
-    /// first check in it is reused by the later ones until it writes. A commit made by anyone before `body`
-    /// began is therefore seen by every check in it; one made while it runs is seen by the next unit of work,
-    /// as if it had committed just after this one.
-    public func withSharedCommitCheck<T>(_ body: () async throws -> T) async rethrows -> T {
-        try await SharedCommitCheck.$current.withValue(SharedCommitCheck(database: ObjectIdentifier(self))) { try await body() }
+    /// Runs `body` as one unit of work (an HTTP request) on this database, with what its reads and writes share:
+    ///
+    /// - At most one check of the commit generation: the first check in it is reused by the later ones until it
+    ///   writes. A commit made by anyone before `body` began is therefore seen by every check in it; one made while
+    ///   it runs is seen by the next unit of work, as if it had committed just after this one.
+    /// - One bound on the time all its writes together may wait for the write lock: `busyTimeout` from now. A
+    ///   request past it is answered 503 at once.
+    ///
+    /// Both are one task-local value: each one set costs every request a push and a hop of its own. Inside a unit of
+    /// work on this database, `body` runs in it; inside one on another database, the bound already running is kept.
+    public func withUnitOfWork<T>(_ body: () async throws -> T) async rethrows -> T {
+        let outer = UnitOfWork.current
+        if let outer, outer.commitCheck.database == ObjectIdentifier(self) { return try await body() }
+        let unit = UnitOfWork(
+            writeDeadline: outer?.writeDeadline ?? .now + .seconds(Self.busyTimeout),
+            commitCheck: SharedCommitCheck(database: ObjectIdentifier(self)))
+        return try await UnitOfWork.$current.withValue(unit) { try await body() }
     }
 
     /// The current unit of work's check, if it is one on this database.
     private var sharedCommitCheck: SharedCommitCheck? {
-        guard let check = SharedCommitCheck.current, check.database == ObjectIdentifier(self) else { return nil }
+        guard let check = UnitOfWork.current?.commitCheck, check.database == ObjectIdentifier(self) else { return nil }
         return check
     }
 
@@ -725,15 +729,22 @@ final class BorrowedConnection: @unchecked Sendable {
     }
 }
 
-/// The instant by which the current unit of work's writes must have the lock; see `AppDatabase.withWriteWaitBound`.
-enum WriteWaitBound {
-    @TaskLocal static var deadline: ContinuousClock.Instant?
+/// What the current unit of work's reads and writes share; see `AppDatabase.withUnitOfWork`.
+final class UnitOfWork: Sendable {
+    @TaskLocal static var current: UnitOfWork?
+
+    /// The instant by which all its writes must have the write lock.
+    let writeDeadline: ContinuousClock.Instant
+    let commitCheck: SharedCommitCheck
+
+    init(writeDeadline: ContinuousClock.Instant, commitCheck: SharedCommitCheck) {
+        self.writeDeadline = writeDeadline
+        self.commitCheck = commitCheck
+    }
 }
 
-/// The commit generation checked once for a unit of work; see `AppDatabase.withSharedCommitCheck`.
+/// The commit generation checked once for a unit of work; see `AppDatabase.withUnitOfWork`.
 final class SharedCommitCheck: Sendable {
-    @TaskLocal static var current: SharedCommitCheck?
-
     /// The `AppDatabase` whose commits it counts.
     let database: ObjectIdentifier
 

@@ -115,7 +115,7 @@ public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>:
     /// kept. `compute` must read the database after this call began (it does, when it is the read it caches).
     ///
     /// The check that nothing has committed is the one already made for the current request, if any
-    /// (`AppDatabase.withSharedCommitCheck`): every commit before the request began is counted in it.
+    /// (`AppDatabase.withUnitOfWork`): every commit before the request began is counted in it.
     @inlinable
     public func value(
         for key: Key, isCurrent: (Value) -> Bool, compute: () async throws -> Value

@@ -128,7 +128,7 @@ import SGTestSupport
             try await commitElsewhere()
             #expect(try await value() == 2)
 
-            try await f.database.withSharedCommitCheck {
+            try await f.database.withUnitOfWork {
                 #expect(try await value() == 2)
                 try await commitElsewhere()
                 #expect(try await value() == 2)

@@ -44,7 +44,7 @@ import SGTestSupport
         // Within one request, every write shares the one bound: the second is refused at once.
         try await other.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
         let request = ContinuousClock.now
-        let refusals = await AppDatabase.withWriteWaitBound { () async -> Int in
+        let refusals = await database.withUnitOfWork { () async -> Int in
             var refused = 0
             for index in 0..<3 {
                 do {
