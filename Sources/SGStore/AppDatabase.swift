@@ -523,17 +523,16 @@ public final class AppDatabase: Sendable {
     /// work on this database, `body` runs in it; inside one on another database, the bound already running is kept.
     public func withUnitOfWork<T>(_ body: () async throws -> T) async rethrows -> T {
         let outer = UnitOfWork.current
-        if let outer, outer.commitCheck.database == ObjectIdentifier(self) { return try await body() }
+        if let outer, outer.database == ObjectIdentifier(self) { return try await body() }
         let unit = UnitOfWork(
-            writeDeadline: outer?.writeDeadline ?? .now + .seconds(Self.busyTimeout),
-            commitCheck: SharedCommitCheck(database: ObjectIdentifier(self)))
+            database: ObjectIdentifier(self), writeDeadline: outer?.writeDeadline ?? .now + .seconds(Self.busyTimeout))
         return try await UnitOfWork.$current.withValue(unit) { try await body() }
     }
 
-    /// The current unit of work's check, if it is one on this database.
-    private var sharedCommitCheck: SharedCommitCheck? {
-        guard let check = UnitOfWork.current?.commitCheck, check.database == ObjectIdentifier(self) else { return nil }
-        return check
+    /// The current unit of work, if it is one on this database: its commit check.
+    private var sharedCommitCheck: UnitOfWork? {
+        guard let unit = UnitOfWork.current, unit.database == ObjectIdentifier(self) else { return nil }
+        return unit
     }
 
     /// A read on the caller's thread, in one transaction (one snapshot of the database). Reads take microseconds,
@@ -729,24 +728,15 @@ final class BorrowedConnection: @unchecked Sendable {
     }
 }
 
-/// What the current unit of work's reads and writes share; see `AppDatabase.withUnitOfWork`.
+/// What the current unit of work's reads and writes share, in one allocation: the commit generation it checked once
+/// and the instant by which its writes must have the write lock. See `AppDatabase.withUnitOfWork`.
 final class UnitOfWork: Sendable {
     @TaskLocal static var current: UnitOfWork?
 
-    /// The instant by which all its writes must have the write lock.
-    let writeDeadline: ContinuousClock.Instant
-    let commitCheck: SharedCommitCheck
-
-    init(writeDeadline: ContinuousClock.Instant, commitCheck: SharedCommitCheck) {
-        self.writeDeadline = writeDeadline
-        self.commitCheck = commitCheck
-    }
-}
-
-/// The commit generation checked once for a unit of work; see `AppDatabase.withUnitOfWork`.
-final class SharedCommitCheck: Sendable {
     /// The `AppDatabase` whose commits it counts.
     let database: ObjectIdentifier
+    /// The instant by which all its writes must have the write lock.
+    let writeDeadline: ContinuousClock.Instant
 
     /// `UInt64.max` while nothing is remembered (the counter starts at 0 and never gets there).
     private let remembered = Atomic<UInt64>(.max)
@@ -763,7 +753,10 @@ final class SharedCommitCheck: Sendable {
 
     func forget() { remembered.store(.max, ordering: .releasing) }
 
-    init(database: ObjectIdentifier) { self.database = database }
+    init(database: ObjectIdentifier, writeDeadline: ContinuousClock.Instant) {
+        self.database = database
+        self.writeDeadline = writeDeadline
+    }
 }
 
 /// A unit of work waiting for the writer. `run` executes it inside the batch's transaction and returns how to
