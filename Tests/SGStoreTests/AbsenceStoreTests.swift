@@ -42,9 +42,10 @@ import SGTestSupport
 
     @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func whoIsAwayReadsOnlyIndexesAndAFortnightOfStarts() async throws {
         let f = try await Fixture.make()
-        let employees = try await f.queryPlan(SQLAbsences.awayEmployeesSQL, ["2026-02-17", "2026-03-09", "2026-03-02"])
-        #expect(employees.contains("COVERING INDEX holiday_requests_approved_start (start_date>? AND start_date<?)"), "\(employees)")
-        #expect(employees.contains("COVERING INDEX holiday_requests_approved_long (end_date>?)"), "\(employees)")
+        let starting = try await f.queryPlan(SQLAbsences.awayStartingSQL, ["2026-02-17", "2026-03-02"])
+        #expect(starting.contains("COVERING INDEX holiday_requests_approved_start (start_date=? AND end_date>?)"), "\(starting)")
+        let long = try await f.queryPlan(SQLAbsences.awayLongSQL, ["2026-02-17", "2026-03-02"])
+        #expect(long.contains("COVERING INDEX holiday_requests_approved_long (end_date>?)"), "\(long)")
         let absences = try await f.queryPlan(SQLAbsences.awayAbsencesSQL.sqlite, ["[1,2]", "2025-03-01", "2026-03-09", "2026-03-02"])
         #expect(absences.contains("holiday_requests_employee (employee_id=? AND start_date>? AND start_date<?)"), "\(absences)")
         #expect(!absences.contains("SCAN r"), "\(absences)")
@@ -71,6 +72,29 @@ import SGTestSupport
         #expect(try await away(on: 15) == ["admin2"])
         #expect(try await away(on: 300) == ["admin2"])
         #expect(try await away(on: 301) == [])
+    }
+
+    /// The long absences under way come first, then those that began in the fortnight before the window and last
+    /// into it, then the window's own, each by start; what ended the day before the window is not there.
+    @Test func whoIsAwayIsInTheOrderTheirAbsencesBeganAndLeavesOutWhatHasEnded() async throws {
+        let f = try await Fixture.make()
+        let t = f.today
+        let window = t.adding(days: 20)!
+        for (employee, from, to) in [(f.admin, 21, 21), (f.alice, 15, 19), (f.bob, 15, 21), (f.secondAdmin, 2, 25)] {
+            _ = try await f.services.holidays.createRequest(
+                for: employee.id, period: try LeavePeriod(start: t.adding(days: from)!, end: t.adding(days: to)!),
+                leaveTypeID: LeaveType.sickID, comment: "", actor: employee.actor)
+        }
+        let (found, more) = try await f.database.absenceStore.read { tx in
+            try tx.approvedAbsences(from: window, to: window.adding(days: 6)!, employeeLimit: 10)
+        }
+        #expect(found.map(\.employee.employee.username) == ["admin2", "bob", "admin"])
+        #expect(!more)
+        let first = try await f.database.absenceStore.read { tx in
+            try tx.approvedAbsences(from: window, to: window.adding(days: 6)!, employeeLimit: 2)
+        }
+        #expect(first.found.map(\.employee.employee.username) == ["admin2", "bob"])
+        #expect(first.more)
     }
 
     @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func theCompanyFeedReadsOnlyItsWindowOfApprovedRequests() async throws {

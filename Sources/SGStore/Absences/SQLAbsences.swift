@@ -235,23 +235,31 @@ struct SQLAbsences: AbsenceWriting {
     /// requests starting from that far back to the window's end are all the rest.
     static let longSpanDays = 14
 
-    /// Who is away in a window, in the order their first absence in it starts: from the two indexes alone (the
-    /// employee is in both), with a point read of the employee for `is_active`, stepped only until the employee
-    /// after the limit is seen.
-    static let awayEmployeesSQL = """
-        SELECT r.employee_id, r.start_date, r.id
-        FROM holiday_requests r INDEXED BY holiday_requests_approved_start JOIN employees e ON e.id = r.employee_id
-        WHERE r.status = 'approved' AND r.start_date BETWEEN ?1 AND ?2 AND r.end_date >= ?3 AND e.is_active = 1
-        UNION ALL
-        SELECT r.employee_id, r.start_date, r.id
+    /// Who is away in a window (?1 the first day less `longSpanDays` - 1, ?2 the first day) through a request that
+    /// began before ?1, by start and id: from holiday_requests_approved_long (the employee is in it), with a point
+    /// read of the employee for `is_active`.
+    static let awayLongSQL = """
+        SELECT r.employee_id
         FROM holiday_requests r INDEXED BY holiday_requests_approved_long JOIN employees e ON e.id = r.employee_id
         WHERE r.status = 'approved' AND julianday(r.end_date) - julianday(r.start_date) >= \(longSpanDays)
-          AND r.end_date >= ?3 AND r.start_date < ?1 AND e.is_active = 1
-        ORDER BY 2, 3
+          AND r.end_date >= ?2 AND r.start_date < ?1 AND e.is_active = 1
+        ORDER BY r.start_date, r.id
         """
 
-    /// The approved absences in the window of the employees found by `awayEmployeesSQL` (a JSON array of ids), each
-    /// with its employee and photo, by start date: per employee, a range of holiday_requests_employee.
+    /// Who begins an approved absence on one day (?1) that lasts at least until the window's first day (?2), by id:
+    /// one range of holiday_requests_approved_start (that start, then ends from ?2 on), so the requests that began
+    /// that day and ended before the window are never read. One range over the fortnight's starts read those too
+    /// and passed over them, and their number grows with the company's.
+    static let awayStartingSQL = """
+        SELECT r.employee_id
+        FROM holiday_requests r INDEXED BY holiday_requests_approved_start JOIN employees e ON e.id = r.employee_id
+        WHERE r.status = 'approved' AND r.start_date = ?1 AND r.end_date >= ?2 AND e.is_active = 1
+        ORDER BY r.id
+        """
+
+    /// The approved absences in the window of the employees found by `awayLongSQL` and `awayStartingSQL` (a JSON
+    /// array of ids), each with its employee and photo, by start date: per employee, a range of
+    /// holiday_requests_employee.
     static let awayAbsencesSQL = DialectSQL { dialect in
         """
         SELECT \(absenceColumns), \(pageColumns)
@@ -264,26 +272,38 @@ struct SQLAbsences: AbsenceWriting {
         """
     }
 
-    /// A busy week has far more employees away than are shown: the first read stops at the first employee beyond the
-    /// limit, so the cost is the shown employees', not the company's.
+    /// A busy week has far more employees away than are shown: the employees are read in the order their first
+    /// absence in the window starts (the long ones under way first, then one start day after another from a
+    /// fortnight back) and the reads stop at the first employee beyond the limit, so the cost is the shown
+    /// employees' and the days', not the company's.
     func approvedAbsences(
         from start: CalendarDate, to end: CalendarDate, employeeLimit: Int
     ) throws -> (found: [(employee: AbsentEmployee, absence: Absence)], more: Bool) {
         var shown: [Int64] = []
+        var seen = Set<Int64>()
         var more = false
-        try connection.with(Self.awayEmployeesSQL) { statement in
-            statement.bind(1, start.adding(days: -(Self.longSpanDays - 1)) ?? start)
-            statement.bind(2, end)
-            statement.bind(3, start)
-            var seen = Set<Int64>()
-            while try statement.step() {
-                let employeeID = statement.int64(0)
-                guard seen.insert(employeeID).inserted else { continue }
-                guard shown.count < employeeLimit else {
-                    more = true
-                    break
+        /// Takes the employees `sql` gives, in order; false once one beyond the limit is seen.
+        func take(_ sql: String, _ first: CalendarDate) throws -> Bool {
+            try connection.with(sql) { statement in
+                statement.bind(1, first)
+                statement.bind(2, start)
+                while try statement.step() {
+                    let employeeID = statement.int64(0)
+                    guard seen.insert(employeeID).inserted else { continue }
+                    guard shown.count < employeeLimit else {
+                        more = true
+                        return false
+                    }
+                    shown.append(employeeID)
                 }
-                shown.append(employeeID)
+                return true
+            }
+        }
+        var day = start.adding(days: -(Self.longSpanDays - 1)) ?? start
+        if try take(Self.awayLongSQL, day) {
+            while day <= end, try take(Self.awayStartingSQL, day) {
+                guard let next = day.adding(days: 1) else { break }
+                day = next
             }
         }
         guard !shown.isEmpty else { return ([], false) }
