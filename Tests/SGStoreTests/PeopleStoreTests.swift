@@ -224,13 +224,32 @@ struct ProvisioningDirectory: EmployeeDirectory {
 
         // Writing the values a row already holds (every directory login does) leaves the copies in place, so the
         // next directory read has nothing to refill.
-        func unfolded() async throws -> Bool { try await f.database.peopleStore.read { tx in try !tx.unfolded().isEmpty } }
+        func unfolded() async throws -> Bool { try await f.database.peopleStore.read { tx in try tx.hasUnfolded() } }
         #expect(try await unfolded() == false)
         _ = try await f.services.accounts.provision(DirectoryAccount(username: "zoe", name: "Zoë", surname: "Ærø", email: "zoe@example.com", isAdmin: false))
         try await f.database.execute(sql: "UPDATE employees SET name = name, position = position")
         #expect(try await unfolded() == false)
         try await f.database.execute(sql: "UPDATE employees SET name = 'Zoé' WHERE username = 'zoe'")
         #expect(try await unfolded())
+    }
+
+    /// Employees added at once are folded a few at a time (`foldsPerWrite`), each write its own, until none is left;
+    /// the list then has them all in its order.
+    @Test func manyUnfoldedEmployeesAreFoldedInSeveralWrites() async throws {
+        let f = try await Fixture.make()
+        for (index, surname) in ["Zapata", "Álvarez", "Ñúñez", "Berg", "Ærø", "Mäki", "Ørsted"].enumerated() {
+            _ = try await f.services.accounts.addEmployee(NewEmployee(
+                username: "e\(index)", name: "Name", surname: surname, email: "e\(index)@example.com", isAdmin: false,
+                passwordHash: nil))
+        }
+        let unfolded = try await f.database.peopleStore.read { tx in try tx.unfolded(limit: 100) }
+        #expect(unfolded.count == 11)  // the fixture's four too: nothing has read the list yet
+        #expect(try await f.database.peopleStore.read { tx in try tx.unfolded(limit: 3) }.map(\.employeeID) == Array(unfolded.map(\.employeeID).prefix(3)))
+        try await f.services.people.refreshFoldedCopiesIfNeeded(foldsPerWrite: 2)
+        #expect(try await f.database.peopleStore.read { tx in try tx.hasUnfolded() } == false)
+        // Folded: "Álvarez" as "alvarez", "Ærø" as "aero", "Ñúñez" as "nunez", "Ørsted" as "orsted", "Mäki" as "maki".
+        #expect(try await f.services.people.list(PeopleQuery()).items.map(\.employee.username)
+            == ["admin", "e4", "e1", "e3", "admin2", "alice", "e5", "e2", "bob", "e6", "e0"])
     }
 
     @Test func pagesMeetExactly() async throws {

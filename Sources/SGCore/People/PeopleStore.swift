@@ -73,8 +73,13 @@ public struct StoredPhoto: Sendable {
 public protocol PeopleReading: CompanyReading {
     func profile(employeeID: Int64) throws -> Profile?
     func employeeExists(id: Int64) throws -> Bool
-    /// Employees whose folded copies are missing (new, or cleared by a change of the fields they come from).
-    func unfolded() throws -> [FoldingSource]
+    /// Employees whose folded copies are missing (new, or cleared by a change of the fields they come from), at
+    /// most `limit`, by id.
+    func unfolded(limit: Int) throws -> [FoldingSource]
+    /// The employee's own fields to fold, if their folded copies are missing.
+    func unfolded(employeeID: Int64) throws -> FoldingSource?
+    /// Whether any employee's folded copies are missing: one row read at most.
+    func hasUnfolded() throws -> Bool
     /// A page in list order (folded sort key, then id) of employees whose search text holds every one of
     /// `terms`; nil when `query.afterID` names no employee.
     func peoplePage(_ query: PeopleQuery, terms: [String]) throws -> PeoplePage?

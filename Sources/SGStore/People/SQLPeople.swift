@@ -39,17 +39,37 @@ struct SQLPeople: PeopleWriting {
         }
     }
 
-    func unfolded() throws -> [FoldingSource] {
+    private static let foldingColumns = "SELECT id, username, name, surname, email, position FROM employees"
+
+    private static func foldingSource(_ statement: SQLStatement) -> FoldingSource {
+        FoldingSource(
+            employeeID: statement.int64(0), username: statement.text(1), name: statement.text(2),
+            surname: statement.text(3), email: statement.text(4), position: statement.optionalText(5))
+    }
+
+    func unfolded(limit: Int) throws -> [FoldingSource] {
         try connection.with(
-            "SELECT id, username, name, surname, email, position FROM employees WHERE search_text IS NULL OR sort_key IS NULL"
+            Self.foldingColumns + " WHERE search_text IS NULL OR sort_key IS NULL ORDER BY id LIMIT ?"
         ) { statement in
+            statement.bind(1, limit)
             var sources: [FoldingSource] = []
-            while try statement.step() {
-                sources.append(FoldingSource(
-                    employeeID: statement.int64(0), username: statement.text(1), name: statement.text(2),
-                    surname: statement.text(3), email: statement.text(4), position: statement.optionalText(5)))
-            }
+            while try statement.step() { sources.append(Self.foldingSource(statement)) }
             return sources
+        }
+    }
+
+    func unfolded(employeeID: Int64) throws -> FoldingSource? {
+        try connection.with(
+            Self.foldingColumns + " WHERE id = ? AND (search_text IS NULL OR sort_key IS NULL)"
+        ) { statement in
+            statement.bind(1, employeeID)
+            return try statement.step() ? Self.foldingSource(statement) : nil
+        }
+    }
+
+    func hasUnfolded() throws -> Bool {
+        try connection.with("SELECT 1 FROM employees WHERE search_text IS NULL OR sort_key IS NULL LIMIT 1") { statement in
+            try statement.step()
         }
     }
 
