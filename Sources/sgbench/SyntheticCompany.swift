@@ -276,8 +276,9 @@ struct SyntheticCompany {
                 try db.execute(sql: "UPDATE company SET name = 'Bench Company S.A.', default_allowance = ? WHERE id = 1", arguments: [Self.defaultAllowance])
 
                 let employee = try db.makeStatement(sql: """
-                    INSERT INTO employees (id, username, name, surname, email, is_admin, is_active, password_hash, created_at, deactivated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO employees
+                        (id, username, name, surname, email, is_admin, is_active, password_hash, created_at, deactivated_at, search_text, sort_key)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 // One session per active employee (its id is theirs), holding a week-long access token and no refresh token.
                 let session = try db.makeStatement(
@@ -287,9 +288,14 @@ struct SyntheticCompany {
                 let created = Timestamp.format(Date(timeIntervalSince1970: Double(CalendarDate.firstOfYear(plan.firstYear)!.dayNumber - 30) * 86_400))
                 let expires = Timestamp.format(now.addingTimeInterval(7 * 86_400))
                 for person in employees {
+                    let email = "\(person.username)@bench.example"
+                    // Folded as the services fold every employee they add, so that no first read has them to fold.
+                    let folded = FoldedCopies.copies(of: FoldingSource(
+                        employeeID: person.id, username: person.username, name: person.name, surname: person.surname, email: email,
+                        position: nil))
                     try employee.execute(arguments: [
-                        person.id, person.username, person.name, person.surname, "\(person.username)@bench.example",
-                        person.isAdmin, person.deactivatedAt == nil, passwordHash, created, person.deactivatedAt.map(Timestamp.format),
+                        person.id, person.username, person.name, person.surname, email, person.isAdmin, person.deactivatedAt == nil,
+                        passwordHash, created, person.deactivatedAt.map(Timestamp.format), folded.searchText, folded.sortKey,
                     ])
                     guard person.deactivatedAt == nil else { continue }
                     let (value, digest) = SessionService.makeToken()

@@ -52,6 +52,15 @@ import SGTestSupport
         // The synthetic company has no team with two stages.
         #expect(statuses == Set(HolidayStatus.allCases.filter { $0 != .approvedByManager }.map(\.rawValue)))
         #expect(count == 2_400)
+        // Every employee folded as the services fold those they add: the first read in list order has nothing to write.
+        #expect(try await database.peopleStore.read { tx in try tx.hasUnfolded() } == false)
+        let first = try #require(try await database.read { (db: Database) -> [String?]? in
+            try Row.fetchOne(db, sql: "SELECT CAST(id AS TEXT), username, name, surname, email, search_text, sort_key FROM employees ORDER BY id LIMIT 1")
+                .map { row in (0..<7).map { row[$0] as String? } }
+        })
+        let expected = FoldedCopies.copies(of: FoldingSource(
+            employeeID: Int64(first[0]!)!, username: first[1]!, name: first[2]!, surname: first[3]!, email: first[4]!, position: nil))
+        #expect(first[5] == expected.searchText && first[6] == expected.sortKey)
 
         // The free year's working days, as the server counts them, for the write mix: untouched by any request.
         let freeDays = try String(contentsOfFile: daysFile, encoding: .utf8).split(separator: "\n").map { CalendarDate(iso: String($0)) }

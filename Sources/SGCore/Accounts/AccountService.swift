@@ -45,7 +45,9 @@ public struct AccountService: Sendable {
             if try tx.employee(username: new.username) != nil {
                 throw SGError.conflict("The username '\(new.username)' is taken.")
             }
-            return try Self.existing(tx, try tx.insertEmployee(new, at: now))
+            let id = try tx.insertEmployee(new, at: now)
+            try FoldedCopies.refresh(tx, employeeID: id)
+            return try Self.existing(tx, id)
         }
     }
 
@@ -74,6 +76,7 @@ public struct AccountService: Sendable {
             try tx.setDirectoryHeldFields(employeeID: id, owned.intersection([.position, .phone]), from: account)
             if account.directoryName != nil { try tx.saveDirectoryRecord(employeeID: id, account, at: now) }
             if let team = account.team { try TeamService.assign(tx, employeeID: id, toTeamNamed: team) }
+            try FoldedCopies.refresh(tx, employeeID: id)
             return try Self.existing(tx, id)
         }
     }
@@ -123,7 +126,10 @@ public struct AccountService: Sendable {
             if !updated.employee.isAdmin || change.isActive == false {
                 try Self.checkAnotherAdminRemains(tx, besides: before, by: actor)
             }
-            if updated != current { try tx.saveEmployee(updated) }
+            if updated != current {
+                try tx.saveEmployee(updated)
+                try FoldedCopies.refresh(tx, employeeID: employeeID)
+            }
             switch change.isActive {
             case false? where before.isActive: try Self.deactivate(tx, employeeID, at: now)
             case true? where !before.isActive: try tx.reactivate(employeeID: employeeID)

@@ -19,7 +19,7 @@ public protocol AccountReading: CompanyReading {
     func directoryProfiles() throws -> [DirectoryProfile]
 }
 
-public protocol AccountWriting: AccountReading, TeamAssigning {
+public protocol AccountWriting: AccountReading, TeamAssigning, FoldedCopiesWriting {
     func insertEmployee(_ new: NewEmployee, at: Date) throws -> Int64
     /// Writes what a directory says of an existing employee: name, surname, e-mail and the admin flag.
     func updateIdentity(employeeID: Int64, from account: DirectoryAccount, isAdmin: Bool) throws

@@ -40,8 +40,7 @@ public struct PeopleService: Sendable {
             }
             guard updated != current else { return current }
             try tx.saveProfile(updated)
-            // The list finds the new name or position at once.
-            if let source = try tx.unfolded(employeeID: employeeID) { try Self.fold(source, in: tx) }
+            try FoldedCopies.refresh(tx, employeeID: employeeID)
             return updated
         }
     }
@@ -72,30 +71,20 @@ public struct PeopleService: Sendable {
     public static let foldsPerWrite = 100
 
     /// Fills missing folded copies before a read in list order (the people list, who is off): a read of one row
-    /// when none is missing, otherwise writes of `foldsPerWrite` employees each until none is. The check reads at
-    /// most one row: it used to read every unfolded employee, and each of the first requests after a company's
-    /// employees were added read them all before queueing its write.
+    /// when none is missing, otherwise writes of `foldsPerWrite` employees each until none is. The services fold
+    /// what they write (`FoldedCopies`), so this finds rows only where something else wrote the table: a hand edit,
+    /// a database written before they did.
     public func refreshFoldedCopiesIfNeeded(foldsPerWrite: Int = PeopleService.foldsPerWrite) async throws {
         guard try await store.read({ tx in try tx.hasUnfolded() }) else { return }
         // A write that found fewer than it may fold left none (others may add more; the next read folds those).
         while try await store.write({ tx in try Self.refreshFoldedCopies(tx, limit: foldsPerWrite) == foldsPerWrite }) {}
     }
 
-    /// Fills the folded copies (at most `limit`) that a change of name, surname, e-mail, username or position
-    /// cleared (the store's trigger clears them), and those of employees added since the last fill; returns how
-    /// many it filled.
+    /// Fills missing folded copies (at most `limit`); returns how many it filled.
     static func refreshFoldedCopies(_ tx: any PeopleWriting, limit: Int) throws -> Int {
         let sources = try tx.unfolded(limit: limit)
-        for source in sources { try fold(source, in: tx) }
+        for source in sources { try FoldedCopies.fold(source, in: tx) }
         return sources.count
-    }
-
-    private static func fold(_ source: FoldingSource, in tx: any PeopleWriting) throws {
-        let words = [source.name, source.surname, source.email, source.username, source.position ?? ""]
-        // U+0001 sorts before every character a name can hold, so "surname U+0001 name" orders as (surname, name).
-        try tx.setFoldedCopies(
-            employeeID: source.employeeID, searchText: TextFolding.fold(words.joined(separator: " ")),
-            sortKey: TextFolding.fold(source.surname) + "\u{1}" + TextFolding.fold(source.name))
     }
 
     // MARK: Photos

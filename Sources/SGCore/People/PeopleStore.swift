@@ -76,8 +76,6 @@ public protocol PeopleReading: CompanyReading {
     /// Employees whose folded copies are missing (new, or cleared by a change of the fields they come from), at
     /// most `limit`, by id.
     func unfolded(limit: Int) throws -> [FoldingSource]
-    /// The employee's own fields to fold, if their folded copies are missing.
-    func unfolded(employeeID: Int64) throws -> FoldingSource?
     /// Whether any employee's folded copies are missing: one row read at most.
     func hasUnfolded() throws -> Bool
     /// A page in list order (folded sort key, then id) of employees whose search text holds every one of
@@ -87,10 +85,17 @@ public protocol PeopleReading: CompanyReading {
     func photoData(employeeID: Int64) throws -> Data?
 }
 
-public protocol PeopleWriting: PeopleReading {
+/// What filling one employee's folded copies reads and writes: every write that adds an employee or changes a field
+/// they come from (`FoldedCopies`).
+public protocol FoldedCopiesWriting {
+    /// The employee's own fields to fold, if their folded copies are missing.
+    func unfolded(employeeID: Int64) throws -> FoldingSource?
+    func setFoldedCopies(employeeID: Int64, searchText: String, sortKey: String) throws
+}
+
+public protocol PeopleWriting: PeopleReading, FoldedCopiesWriting {
     /// Writes the profile's editable fields (name, surname, position, birth date, phone, Twitter, LinkedIn).
     func saveProfile(_ profile: Profile) throws
-    func setFoldedCopies(employeeID: Int64, searchText: String, sortKey: String) throws
     func savePhoto(employeeID: Int64, version: PhotoVersion, inspected: PhotoRules.Inspected, bytes: [UInt8], at: Date) throws
     /// Removes the photo; false when there was none.
     func deletePhoto(employeeID: Int64) throws -> Bool

@@ -130,6 +130,13 @@ struct SQLAccounts: AccountWriting {
     func insertTeam(name: String, twoStage: Bool) throws -> Int64 { try SQLTeams(connection: connection).insertTeam(name: name, twoStage: twoStage) }
     func setTeam(employeeID: Int64, teamID: Int64?) throws { try SQLTeams(connection: connection).setTeam(employeeID: employeeID, teamID: teamID) }
 
+    // Folded copies, as every write of an employee's names fills them (SQLPeople).
+
+    func unfolded(employeeID: Int64) throws -> FoldingSource? { try SQLPeople(connection: connection).unfolded(employeeID: employeeID) }
+    func setFoldedCopies(employeeID: Int64, searchText: String, sortKey: String) throws {
+        try SQLPeople(connection: connection).setFoldedCopies(employeeID: employeeID, searchText: searchText, sortKey: sortKey)
+    }
+
     func saveDirectoryRecord(employeeID: Int64, _ account: DirectoryAccount, at: Date) throws {
         guard let dn = account.directoryName else { return }
         try connection.execute(

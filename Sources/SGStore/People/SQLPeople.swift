@@ -40,6 +40,8 @@ struct SQLPeople: PeopleWriting {
     }
 
     private static let foldingColumns = "SELECT id, username, name, surname, email, position FROM employees"
+    /// An employee whose folded copies are missing (the partial index `employees_unfolded` has the same condition).
+    private static let isUnfolded = "(search_text IS NULL OR sort_key IS NULL)"
 
     private static func foldingSource(_ statement: SQLStatement) -> FoldingSource {
         FoldingSource(
@@ -49,7 +51,7 @@ struct SQLPeople: PeopleWriting {
 
     func unfolded(limit: Int) throws -> [FoldingSource] {
         try connection.with(
-            Self.foldingColumns + " WHERE search_text IS NULL OR sort_key IS NULL ORDER BY id LIMIT ?"
+            Self.foldingColumns + " WHERE \(Self.isUnfolded) ORDER BY id LIMIT ?"
         ) { statement in
             statement.bind(1, limit)
             var sources: [FoldingSource] = []
@@ -60,7 +62,7 @@ struct SQLPeople: PeopleWriting {
 
     func unfolded(employeeID: Int64) throws -> FoldingSource? {
         try connection.with(
-            Self.foldingColumns + " WHERE id = ? AND (search_text IS NULL OR sort_key IS NULL)"
+            Self.foldingColumns + " WHERE id = ? AND \(Self.isUnfolded)"
         ) { statement in
             statement.bind(1, employeeID)
             return try statement.step() ? Self.foldingSource(statement) : nil
@@ -68,7 +70,7 @@ struct SQLPeople: PeopleWriting {
     }
 
     func hasUnfolded() throws -> Bool {
-        try connection.with("SELECT 1 FROM employees WHERE search_text IS NULL OR sort_key IS NULL LIMIT 1") { statement in
+        try connection.with("SELECT 1 FROM employees WHERE \(Self.isUnfolded) LIMIT 1") { statement in
             try statement.step()
         }
     }
