@@ -71,13 +71,13 @@ struct AllowanceCommand: AsyncParsableCommand {
                 let employee = try await findEmployee(services, username)
                 let changes = try await services.holidays.allowanceChanges(
                     employeeID: employee.id, year: year, by: try await global.actor(services))
-                printOut(Output(
+                Output(
                     columns: ["id", "year", "kind", "days", "reason", "by", "at"],
                     rows: changes.map { change in
                         [.number(Int(change.id)), .number(change.year), .text(change.kind.rawValue), .days(change.days),
                          .text(change.reason), .text(change.actor), .text(Timestamp.format(change.at))]
                     }
-                ).render(format))
+                ).print(format)
             }
         }
     }
@@ -96,7 +96,7 @@ struct AllowanceCommand: AsyncParsableCommand {
                 let employee = try await findEmployee(services, username)
                 let year = try await services.company.year(self.year)
                 let balance = try await services.holidays.balance(employeeID: employee.id, year: year)
-                printOut(Output(
+                Output(
                     columns: [
                         "username", "year", "allowance", "carried_over", "expired", "carry_over_expires_on", "adjusted", "approved",
                         "pending", "remaining",
@@ -104,7 +104,7 @@ struct AllowanceCommand: AsyncParsableCommand {
                     rows: [[.text(employee.username), .number(year), .days(balance.allowance), .days(balance.carriedOver),
                             .days(balance.expired), .text(balance.carryOverExpiresOn?.description ?? ""), .days(balance.adjusted),
                             .days(balance.approved), .days(balance.pending), .days(balance.remaining)]]
-                ).render(format))
+                ).print(format)
             }
         }
     }
@@ -192,13 +192,13 @@ struct UserCommand: AsyncParsableCommand {
                 let services = try global.services()
                 let employee = try await findEmployee(services, username)
                 let weeks = try await services.holidays.workingWeeks(employeeID: employee.id, by: try await global.actor(services))
-                printOut(Output(
+                Output(
                     columns: ["starts_on", "working_week", "set_by", "set_at"],
                     rows: weeks.changes.map { change in
                         [.text(change.startsOn.description), .text(change.week?.code ?? "company (\(weeks.company.code))"),
                          .text(change.setBy), .text(Timestamp.format(change.setAt))]
                     }
-                ).render(format))
+                ).print(format)
             }
         }
     }
@@ -272,13 +272,13 @@ struct UserCommand: AsyncParsableCommand {
             try await running {
                 let services = try global.services()
                 let employees = try await services.accounts.employees()
-                printOut(Output(
+                Output(
                     columns: ["id", "username", "name", "surname", "email", "admin", "active"],
                     rows: employees.map {
                         [.number(Int($0.id)), .text($0.username), .text($0.name), .text($0.surname), .text($0.email),
                          .text($0.isAdmin ? "yes" : "no"), .text($0.isActive ? "yes" : "no")]
                     }
-                ).render(format))
+                ).print(format)
             }
         }
     }
@@ -447,7 +447,7 @@ struct HolidaysCommand: AsyncParsableCommand {
                 let services = try global.services()
                 let target = try await services.company.holidayCalendar(calendar ?? String(HolidayCalendar.defaultID))
                 let holidays = try await services.company.publicHolidays(year: year, calendarID: target.id)
-                printOut(Output(columns: ["date", "name"], rows: holidays.map { [.text($0.date.description), .text($0.name)] }).render(format))
+                Output(columns: ["date", "name"], rows: holidays.map { [.text($0.date.description), .text($0.name)] }).print(format)
             }
         }
     }
@@ -467,10 +467,10 @@ struct HolidaysCommand: AsyncParsableCommand {
         func run() async throws {
             try await running {
                 let calendars = try await global.services().company.holidayCalendars()
-                printOut(Output(
+                Output(
                     columns: ["id", "name", "employees"],
                     rows: calendars.map { [.number(Int($0.id)), .text($0.name), .number($0.employeeCount)] }
-                ).render(format))
+                ).print(format)
             }
         }
     }

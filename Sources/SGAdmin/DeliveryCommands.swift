@@ -27,7 +27,7 @@ struct OutboxCommand: AsyncParsableCommand {
                     guard page.count == DeliveryService.maximumLimit, let last = page.last else { break }
                     after = last.id
                 }
-                printOut(Output(
+                Output(
                     columns: ["id", "status", "channel", "event", "to", "attempts", "created_at", "next_attempt_at", "sent_at", "last_error"],
                     rows: messages.map {
                         [.number(Int($0.id)), .text($0.status.rawValue), .text($0.draft.channel.rawValue),
@@ -36,7 +36,7 @@ struct OutboxCommand: AsyncParsableCommand {
                          .text($0.status == .pending ? Timestamp.format($0.nextAttemptAt) : ""),
                          .text($0.sentAt.map(Timestamp.format) ?? ""), .text($0.lastError ?? "")]
                     }
-                ).render(format))
+                ).print(format)
             }
         }
     }
@@ -160,14 +160,14 @@ struct WebhookCommand: AsyncParsableCommand {
             try await running {
                 let services = try global.services()
                 let all = try await services.webhooks.list(by: try await global.actor(services))
-                printOut(Output(
+                Output(
                     columns: ["id", "url", "format", "events", "created_at", "disabled_at", "disabled_reason"],
                     rows: all.map {
                         [.number(Int($0.id)), .text($0.url), .text($0.format.rawValue),
                          .text($0.events.map(\.rawValue).joined(separator: " ")), .text(Timestamp.format($0.createdAt)),
                          .text($0.disabledAt.map(Timestamp.format) ?? ""), .text($0.disabledReason ?? "")]
                     }
-                ).render(format))
+                ).print(format)
             }
         }
     }

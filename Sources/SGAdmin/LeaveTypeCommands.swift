@@ -37,7 +37,7 @@ struct LeaveTypeCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await running {
-                printOut(LeaveTypeCommand.rows(try await global.services().leaveTypes.list()).render(format))
+                LeaveTypeCommand.rows(try await global.services().leaveTypes.list()).print(format)
             }
         }
     }
@@ -84,7 +84,7 @@ struct LeaveTypeCommand: AsyncParsableCommand {
                     LeaveTypeChange(
                         name: name, needsApproval: needsApproval, isPrivate: isPrivate, yearlyCap: try LeaveTypeCommand.cap(yearlyCap)),
                     by: try await global.actor(services))
-                printOut(LeaveTypeCommand.rows([changed]).render(.table))
+                LeaveTypeCommand.rows([changed]).print(.table)
             }
         }
     }

@@ -54,14 +54,14 @@ struct NoticeCommand: AsyncParsableCommand {
                     guard let next = page.next else { break }
                     after = next
                 }
-                printOut(Output(
+                Output(
                     columns: ["id", "title", "pinned", "expires_on", "expired", "author", "created_at", "body"],
                     rows: notices.map {
                         [.number(Int($0.id)), .text($0.title), .text($0.pinned ? "yes" : "no"),
                          .text($0.expiresOn?.description ?? ""), .text($0.isExpired(today: today) ? "yes" : "no"),
                          .text($0.author), .text(Timestamp.format($0.createdAt)), .text($0.body)]
                     }
-                ).render(format))
+                ).print(format)
             }
         }
     }
@@ -94,7 +94,7 @@ struct CompanyCommand: AsyncParsableCommand {
         func run() async throws {
             try await running {
                 let company = try await global.services().company.company()
-                printOut(Output(
+                Output(
                     columns: [
                         "name", "address", "phone", "email", "website", "working_week", "default_allowance", "time_zone",
                         "carry_over_cap", "carry_over_expiry", "feeds",
@@ -106,7 +106,7 @@ struct CompanyCommand: AsyncParsableCommand {
                         .text(company.settings.timeZoneIdentifier), .days(company.settings.carryOver.cap),
                         .text(company.settings.carryOver.expiryCode), .text(company.feeds.joined(separator: " ")),
                     ]]
-                ).render(format))
+                ).print(format)
             }
         }
     }

@@ -41,7 +41,8 @@ struct Pending: AsyncParsableCommand {
                 filter.status = status
                 waiting += try await services.holidays.allRequests(filter, by: actor)
             }
-            printOut(requestRows(waiting.sorted { $0.request.id < $1.request.id }).render(format))
+            waiting.sort { $0.request.id < $1.request.id }
+            requestRows(waiting).print(format)
         }
     }
 }
@@ -62,7 +63,7 @@ struct List: AsyncParsableCommand {
             if let status { filter.status = try HolidayStatus.parse(status, field: "--status") }
             if let year { try HolidayService.checkYear(year); filter.year = year }
             if let employee { filter.employeeID = try await findEmployee(services, employee).id }
-            printOut(requestRows(try await services.holidays.allRequests(filter, by: try await global.actor(services))).render(format))
+            requestRows(try await services.holidays.allRequests(filter, by: try await global.actor(services))).print(format)
         }
     }
 }

@@ -99,40 +99,49 @@ func running(_ body: () async throws -> Void) async throws {
     }
 }
 
-/// Prints rows as an aligned table, JSON (array of objects) or CSV.
+/// Rows printed as an aligned table, JSON (array of objects) or CSV.
 struct Output {
     let columns: [String]
     let rows: [[CSV.Cell]]
 
-    func render(_ format: OutputFormat) -> String {
+    /// Writes the rows to standard output in `format`, about 64 KiB at a time. The whole text built first, then
+    /// copied into a string and again into data, took 44 MB for `sgadmin pending` of the 20,000 rows of a company
+    /// of 100,000, and the memory's page faults were a tenth of its time.
+    func print(_ format: OutputFormat) {
+        var out = StandardOutput()
         switch format {
         case .csv:
-            var text: [UInt8] = []
-            CSV.append(columns.map(CSV.Cell.text), to: &text)
-            for row in rows { CSV.append(row, to: &text) }
-            return String(decoding: text, as: UTF8.self)
+            CSV.append(columns.map(CSV.Cell.text), to: &out.bytes)
+            for row in rows {
+                CSV.append(row, to: &out.bytes)
+                out.flushIfFull()
+            }
         case .json:
             let objects = rows.map { row in Dictionary(uniqueKeysWithValues: zip(columns, row)) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            return String(decoding: (try? encoder.encode(objects)) ?? Data("[]".utf8), as: UTF8.self) + "\n"
+            out.bytes.append(contentsOf: (try? encoder.encode(objects)) ?? Data("[]".utf8))
+            out.bytes.append(UInt8(ascii: "\n"))
         case .table:
-            let lines = [columns] + rows.map { $0.map(Self.plain) }
-            let lineWidths = lines.map { $0.map(Self.width) }
-            var widths = lineWidths[0]
-            for row in lineWidths.dropFirst() { for (index, width) in row.enumerated() { widths[index] = max(widths[index], width) } }
-            // Written into one buffer: a string per padded cell and per line took a tenth of `sgadmin pending`.
-            var text: [UInt8] = []
-            for (values, valueWidths) in zip(lines, lineWidths) {
-                for (index, value) in values.enumerated() {
-                    text.append(contentsOf: value.utf8)
-                    guard index < values.count - 1 else { break }
-                    text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: widths[index] - valueWidths[index] + 2))
-                }
-                text.append(UInt8(ascii: "\n"))
+            // The columns' widths first; each cell is made plain again as its line is written.
+            var widths = columns.map(Self.width)
+            for row in rows {
+                for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.width(Self.plain(cell))) }
             }
-            return String(decoding: text, as: UTF8.self)
+            // Into one buffer: a string per padded cell and per line took a tenth of `sgadmin pending`.
+            func line(_ values: [String]) {
+                for (index, value) in values.enumerated() {
+                    out.bytes.append(contentsOf: value.utf8)
+                    guard index < values.count - 1 else { break }
+                    out.bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: widths[index] - Self.width(value) + 2))
+                }
+                out.bytes.append(UInt8(ascii: "\n"))
+                out.flushIfFull()
+            }
+            line(columns)
+            for row in rows { line(row.map(Self.plain)) }
         }
+        out.flush()
     }
 
     /// Characters a cell takes on a terminal line, as `String.count` says; printable ASCII is counted by its bytes.
@@ -155,6 +164,22 @@ struct Output {
 
 func printOut(_ text: String) {
     FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+/// Bytes for standard output, written a buffer at a time.
+struct StandardOutput {
+    static let bufferSize = 64 << 10
+    var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(Self.bufferSize + 4096) }
+
+    mutating func flushIfFull() { if bytes.count >= Self.bufferSize { flush() } }
+
+    mutating func flush() {
+        guard !bytes.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(bytes))
+        bytes.removeAll(keepingCapacity: true)
+    }
 }
 
 extension SGAdmin {

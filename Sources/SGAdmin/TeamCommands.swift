@@ -34,7 +34,7 @@ struct TeamCommand: AsyncParsableCommand {
         func run() async throws {
             try await running {
                 let services = try global.services()
-                printOut(TeamCommand.rows(try await services.teams.teams(by: try await global.actor(services))).render(format))
+                TeamCommand.rows(try await services.teams.teams(by: try await global.actor(services))).print(format)
             }
         }
     }

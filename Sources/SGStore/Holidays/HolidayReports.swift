@@ -17,6 +17,9 @@ extension SQLHolidayTransaction {
             let last = Self.bind(filter, statement, includingAfter: true)
             statement.bind(last + 1, filter.limit == Int(Int32.max) ? filter.limit : filter.limit + 1)
             var items: [RequestWithEmployee] = []
+            // The count is known: one allocation, where growing by doubling copied a whole list (20,000 rows in
+            // `sgadmin pending` of a company of 100,000) several times.
+            items.reserveCapacity(min(total, filter.limit) + 1)
             while try statement.step() {
                 items.append(RequestWithEmployee(
                     request: try Rows.request(statement), employee: Rows.employee(statement, from: Rows.requestColumnCount)))
