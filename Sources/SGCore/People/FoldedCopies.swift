@@ -17,7 +17,14 @@ public enum FoldedCopies {
         if let source = try tx.unfolded(employeeID: employeeID) { try fold(source, in: tx) }
     }
 
-    static func fold(_ source: FoldingSource, in tx: any FoldedCopiesWriting) throws {
+    /// Fills missing folded copies of anyone (at most `limit`, by id); returns how many it filled.
+    static func refresh(_ tx: any PeopleWriting, limit: Int) throws -> Int {
+        let sources = try tx.unfolded(limit: limit)
+        for source in sources { try fold(source, in: tx) }
+        return sources.count
+    }
+
+    private static func fold(_ source: FoldingSource, in tx: any FoldedCopiesWriting) throws {
         let (searchText, sortKey) = copies(of: source)
         try tx.setFoldedCopies(employeeID: source.employeeID, searchText: searchText, sortKey: sortKey)
     }

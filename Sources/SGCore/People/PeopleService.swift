@@ -77,14 +77,7 @@ public struct PeopleService: Sendable {
     public func refreshFoldedCopiesIfNeeded(foldsPerWrite: Int = PeopleService.foldsPerWrite) async throws {
         guard try await store.read({ tx in try tx.hasUnfolded() }) else { return }
         // A write that found fewer than it may fold left none (others may add more; the next read folds those).
-        while try await store.write({ tx in try Self.refreshFoldedCopies(tx, limit: foldsPerWrite) == foldsPerWrite }) {}
-    }
-
-    /// Fills missing folded copies (at most `limit`); returns how many it filled.
-    static func refreshFoldedCopies(_ tx: any PeopleWriting, limit: Int) throws -> Int {
-        let sources = try tx.unfolded(limit: limit)
-        for source in sources { try FoldedCopies.fold(source, in: tx) }
-        return sources.count
+        while try await store.write({ tx in try FoldedCopies.refresh(tx, limit: foldsPerWrite) == foldsPerWrite }) {}
     }
 
     // MARK: Photos
