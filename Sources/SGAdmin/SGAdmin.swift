@@ -146,14 +146,17 @@ struct Output {
 
     /// Characters a cell takes on a terminal line, as `String.count` says; printable ASCII is counted by its bytes.
     static func width(_ text: String) -> Int {
-        text.utf8.allSatisfy { (0x20...0x7E).contains($0) } ? text.utf8.count : text.count
+        TextRules.isPrintableASCII(text) ? text.utf8.count : text.count
     }
 
     /// A cell on one line of a terminal: line breaks become spaces, other control characters escapes.
     static func plain(_ cell: CSV.Cell) -> String {
         switch cell {
-        // Most cells hold no line break: look at the bytes before asking Foundation to replace anything.
-        case .text(let text): TextRules.shownSafely(text.utf8.contains(0x0A) ? text.replacingOccurrences(of: "\n", with: " ") : text)
+        // Most cells are printable ASCII, and most others hold no line break: look at the bytes before asking
+        // Foundation to replace anything.
+        case .text(let text):
+            TextRules.isPrintableASCII(text)
+                ? text : TextRules.shownSafely(text.utf8.contains(0x0A) ? text.replacingOccurrences(of: "\n", with: " ") : text)
         case .number(let number): String(number)
         case .days(let days): days.description
         case .flag(let flag): flag ? "yes" : "no"

@@ -257,6 +257,24 @@ private func apply(_ build: (inout ProfilePatch) -> Void, owned: Set<ProfileFiel
         }
     }
 
+    /// Text for a terminal: control and format characters escaped, everything else as typed. The characters of
+    /// Latin-1 are judged without Unicode's tables: each must be judged as the tables judge it (U+0085 and U+00AD,
+    /// the soft hyphen, are escaped; U+00A0 and U+00E9 are not).
+    @Test func textForATerminal() {
+        for value in UInt32(0)...0x2FF {
+            let scalar = Unicode.Scalar(value)!
+            let category = scalar.properties.generalCategory
+            let hidden = [.control, .format, .lineSeparator, .paragraphSeparator].contains(category)
+            let text = "a" + String(Character(scalar)) + "b"
+            #expect(TextRules.shownSafely(text) == (hidden ? "a\\u{\(String(value, radix: 16))}b" : text), "U+\(String(value, radix: 16))")
+        }
+        #expect(TextRules.shownSafely("José Müller-Lüdenscheidt") == "José Müller-Lüdenscheidt")
+        #expect(TextRules.shownSafely("Zoë\u{1B}]0;x\u{7} Ørsted\u{202E}") == "Zoë\\u{1b}]0;x\\u{7} Ørsted\\u{202e}")
+        #expect(TextRules.shownSafely("Zoë\nØrsted\t", keeping: ["\n"]) == "Zoë\nØrsted\\u{9}")
+        #expect(TextRules.shownSafely("👩\u{200D}💻") == "👩\u{200D}💻")
+        #expect(TextRules.isPrintableASCII("Ada Lovelace ~") && !TextRules.isPrintableASCII("Ada\t") && !TextRules.isPrintableASCII("Zoë"))
+    }
+
     /// Control and invisible format characters (U+0000, U+0007, U+202E right-to-left override, U+200B zero-width
     /// space) make an address that is not the one shown; they were accepted.
     @Test(arguments: ["hr\u{0}@acme.example", "hr\u{7}@acme.example", "hr@acme\u{202E}.example", "h\u{200B}r@acme.example"])

@@ -87,10 +87,13 @@ public enum TextRules {
     /// \u{…}, so that text people typed (kept as sent) cannot move the cursor, retitle the window, forge a line
     /// or reorder what an operator sees.
     public static func shownSafely(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
-        // Most texts are printable ASCII: look at the bytes before building anything.
-        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return text }
-        var shown = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
+        // Most texts are printable ASCII: look at the bytes before building anything. Most others have nothing to
+        // escape either (names with accents): look at their characters before building anything.
+        if isPrintableASCII(text) { return text }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { isControl($0) && !kept.contains($0) }) else { return text }
+        var shown = String.UnicodeScalarView(scalars[..<first])
+        for scalar in scalars[first...] {
             if isControl(scalar) && !kept.contains(scalar) {
                 shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
             } else {
@@ -100,11 +103,23 @@ public enum TextRules {
         return String(shown)
     }
 
+    /// True when every byte of `text` is printable ASCII: nothing to escape, one column a byte.
+    @inlinable
+    public static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        // Printable ASCII, and Latin-1's letters and signs but its soft hyphen (a format character), without a
+        // look-up in the Unicode tables: the characters of most names.
+        case 0x20...0x7E, 0xA0...0xAC, 0xAE...0xFF: return false
+        default: break
+        }
         switch scalar.properties.generalCategory {
         // Zero-width joiners and non-joiners belong to emoji and to some scripts' spelling.
-        case .control, .format, .lineSeparator, .paragraphSeparator: scalar != "\u{200D}" && scalar != "\u{200C}"
-        default: false
+        case .control, .format, .lineSeparator, .paragraphSeparator: return scalar != "\u{200D}" && scalar != "\u{200C}"
+        default: return false
         }
     }
 }
