@@ -257,7 +257,10 @@ public final class AppDatabase: Sendable {
     /// share (the indexes they all touch) once, and the writer is handed over once, instead of once per unit. A
     /// unit alone in its transaction runs without a savepoint (its failure rolls the transaction back), so SQLite
     /// keeps no copy of every page it changes. Those copies (and the statements' own) are kept in memory
-    /// (`temp_store`), not in a temporary file opened and deleted for each transaction.
+    /// (`temp_store`), not in a temporary file opened and deleted for each transaction. In memory they are a list of
+    /// 1 KiB pieces that SQLite (3.40) walks from the first at the end of every statement inside a savepoint, so a
+    /// unit in a batch pays the square of the pages it changes: cut a large change into several units
+    /// (`PeopleService.foldsPerWrite`; docs/performance.md, 29 November 2026, afternoon).
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard grdbWriter != nil else { throw Self.sqliteOnly }
         // What this unit of work reads after its own commit must see it.

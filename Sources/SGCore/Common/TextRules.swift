@@ -90,11 +90,12 @@ public enum TextRules {
         // Most texts are printable ASCII: look at the bytes before building anything. Most others have nothing to
         // escape either (names with accents): look at their characters before building anything.
         if isPrintableASCII(text) { return text }
+        let escaped = { (scalar: Unicode.Scalar) in isControl(scalar) && !kept.contains(scalar) }
         let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { isControl($0) && !kept.contains($0) }) else { return text }
+        guard let first = scalars.firstIndex(where: escaped) else { return text }
         var shown = String.UnicodeScalarView(scalars[..<first])
         for scalar in scalars[first...] {
-            if isControl(scalar) && !kept.contains(scalar) {
+            if escaped(scalar) {
                 shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
             } else {
                 shown.append(scalar)
