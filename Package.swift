@@ -72,6 +72,7 @@ let package = Package(
                 .embedInCode("0025_session_changes.sql"),
                 .embedInCode("0026_events_without_view_changes.sql"),
                 .embedInCode("0027_checks_without_lists.sql"),
+                .embedInCode("0028_moves_without_temporary_tables.sql"),
             ],
             swiftSettings: strict
         ),

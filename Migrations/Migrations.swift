@@ -67,5 +67,8 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0027_checks_without_lists",
             sql: String(decoding: PackageResources._027_checks_without_lists_sql, as: UTF8.self), postgres: ""),
+        Migration(
+            identifier: "0028_moves_without_temporary_tables",
+            sql: String(decoding: PackageResources._028_moves_without_temporary_tables_sql, as: UTF8.self), postgres: ""),
     ]
 }

@@ -46,6 +46,43 @@ import SGTestSupport
         }
     }
 
+    /// An `UPDATE ... FROM` and an `IN (SELECT ...)` are run by writing a temporary table at every run; a trigger runs
+    /// with every row it guards, and held_days_status with every decision (0028).
+    @Test func noTriggerWritesATemporaryTable() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let database = try AppDatabase.open(path: path.path)
+        let triggers = try await database.read { (db: Database) in
+            try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").map { row -> (String, String) in
+                (row[0], row[1])
+            }
+        }
+        let inSelect = /\bIN\s*\(\s*SELECT\b/.ignoresCase()
+        /// The body's statements that update with a FROM of their own: with every parenthesis taken out, a FROM left
+        /// in an UPDATE is its own, not a subquery's.
+        func updatesFrom(_ trigger: String) -> [String] {
+            guard let begin = trigger.firstMatch(of: /\bBEGIN\b/.ignoresCase()) else { return [] }
+            var body = String(trigger[begin.range.upperBound...])
+            while body.firstMatch(of: /\([^()]*\)/) != nil { body.replace(/\([^()]*\)/, with: " ") }
+            return body.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter {
+                $0.uppercased().hasPrefix("UPDATE") && $0.firstMatch(of: /\bFROM\b/.ignoresCase()) != nil
+            }
+        }
+        #expect(triggers.count > 40)
+        for (name, sql) in triggers {
+            #expect(sql.firstMatch(of: inSelect) == nil, "\(name) reads IN (SELECT ...)")
+            #expect(updatesFrom(sql).isEmpty, "\(name) updates with UPDATE ... FROM")
+        }
+        // The test finds what it looks for: held_days_status as 0027 made it, shortened.
+        #expect(updatesFrom("""
+            CREATE TRIGGER t AFTER UPDATE OF status ON r WHEN (SELECT 1 FROM x) = 1 BEGIN
+                INSERT INTO h (k) SELECT k FROM d WHERE d.id = NEW.id ON CONFLICT (k) DO NOTHING;
+                UPDATE h SET a = a + d.x FROM (SELECT x, k FROM d WHERE d.id = NEW.id) AS d WHERE h.k = d.k;
+            END
+            """).count == 1)
+        #expect(updatesFrom("CREATE TRIGGER t AFTER UPDATE ON r BEGIN UPDATE h SET (a) = (SELECT a + 1 FROM d WHERE d.k = h.k); END").isEmpty)
+    }
+
     @Test func aNewerSchemaIsRefused() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }

@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import SGCore
+import SGMigrations
 import SGTestSupport
 import Testing
 @testable import SGStore
@@ -251,6 +253,45 @@ import Testing
             """)
         let rows = try await other.column(sql: "SELECT COUNT(*) FROM view_changes")
         #expect(Int(rows.first.flatMap { $0 } ?? "") ?? 0 <= 11_000)
+    }
+
+    /// 0028 numbers the rows without AUTOINCREMENT: a database of 0027 keeps its rows and goes on after the largest
+    /// number it ever gave, even when that row was taken out by hand, so that a reader never sees a number twice.
+    @Test(.enabled(if: !TestEngine.isPostgres, "SQLite's migration; PostgreSQL numbered the rows this way from 0023"))
+    func numbersGoOnAfterTheLastGivenOnceAutoincrementIsGone() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        do {
+            let queue = try DatabaseQueue(path: path.path)
+            var migrator = DatabaseMigrator()
+            for migration in SchemaMigrations.all where migration.identifier < "0028" {
+                migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
+            }
+            try migrator.migrate(queue)
+            try await queue.write { db in
+                try db.execute(sql: """
+                    INSERT INTO view_changes (employee_id) VALUES (1), (2), (3), (4);
+                    DELETE FROM view_changes WHERE seq >= 3;
+                    """)
+                #expect(try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'view_changes'") == 4)
+            }
+            try queue.close()
+        }
+        let database = try AppDatabase.open(path: path.path)
+        #expect(try database.appliedMigrations().contains("0028_moves_without_temporary_tables"))
+        try await database.write { (db: Database) in
+            #expect(try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'view_changes'")?.contains("AUTOINCREMENT") == false)
+            #expect(try Int.fetchAll(db, sql: "SELECT employee_id FROM view_changes WHERE seq <= 2 ORDER BY seq") == [1, 2])
+            try db.execute(sql: "INSERT INTO view_changes (employee_id) VALUES (5)")
+            #expect(try Int.fetchOne(db, sql: "SELECT seq FROM view_changes WHERE employee_id = 5") == 5)
+            // The table is still kept short.
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
+                INSERT INTO view_changes (employee_id) SELECT -1 FROM n
+                """)
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM view_changes")! <= 11_000)
+            #expect(try Int.fetchOne(db, sql: "SELECT MAX(seq) FROM view_changes") == 12_005)
+        }
     }
 
     /// Every table is either one whose changes are recorded or one that no cached view reads, so that a new
