@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import Testing
 import SGCore
-import SGMigrations
 import SGTestSupport
 @testable import SGStore
 
@@ -520,30 +519,21 @@ import SGTestSupport
     @Test func aDatabaseOfThePreviousSchemaMigratesWithoutLosingADay() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }
-        do {
-            let queue = try DatabaseQueue(path: path.path)
-            var migrator = DatabaseMigrator()
-            for migration in SchemaMigrations.all.prefix(5) {
-                migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
-            }
-            try migrator.migrate(queue)
-            try await queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO employees (id, username, name, surname, email, created_at) VALUES
-                        (1, 'alice', 'Alice', 'Example', 'alice@example.com', '2025-01-01T00:00:00.000Z');
-                    INSERT INTO holiday_requests (id, employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at)
-                    VALUES (1, 1, '2026-12-28', '2027-01-08', 9, 'approved', 'winter', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'),
-                           (2, 1, '2026-03-09', '2026-03-10', 2, 'pending', '', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z'),
-                           (3, 1, '2026-04-01', '2026-04-01', 1, 'cancelled', '', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z');
-                    INSERT INTO holiday_request_days (request_id, employee_id, year, days) VALUES
-                        (1, 1, 2026, 4), (1, 1, 2027, 5), (2, 1, 2026, 2), (3, 1, 2026, 1);
-                    INSERT INTO public_holidays (date, name) VALUES ('2026-12-25', 'Christmas Day');
-                    INSERT INTO holiday_events (request_id, from_status, to_status, actor, at) VALUES
-                        (1, NULL, 'pending', 'alice', '2026-11-01T00:00:00.000Z'),
-                        (1, 'pending', 'approved', 'admin', '2026-11-01T00:00:00.000Z');
-                    """)
-            }
-            try queue.close()
+        try await OlderSchemas.make(at: path.path, before: "0006") { db in
+            try db.execute(sql: """
+                INSERT INTO employees (id, username, name, surname, email, created_at) VALUES
+                    (1, 'alice', 'Alice', 'Example', 'alice@example.com', '2025-01-01T00:00:00.000Z');
+                INSERT INTO holiday_requests (id, employee_id, start_date, end_date, working_days, status, comment, created_at, updated_at)
+                VALUES (1, 1, '2026-12-28', '2027-01-08', 9, 'approved', 'winter', '2026-11-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'),
+                       (2, 1, '2026-03-09', '2026-03-10', 2, 'pending', '', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z'),
+                       (3, 1, '2026-04-01', '2026-04-01', 1, 'cancelled', '', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z');
+                INSERT INTO holiday_request_days (request_id, employee_id, year, days) VALUES
+                    (1, 1, 2026, 4), (1, 1, 2027, 5), (2, 1, 2026, 2), (3, 1, 2026, 1);
+                INSERT INTO public_holidays (date, name) VALUES ('2026-12-25', 'Christmas Day');
+                INSERT INTO holiday_events (request_id, from_status, to_status, actor, at) VALUES
+                    (1, NULL, 'pending', 'alice', '2026-11-01T00:00:00.000Z'),
+                    (1, 'pending', 'approved', 'admin', '2026-11-01T00:00:00.000Z');
+                """)
         }
         let database = try AppDatabase.open(path: path.path)
         #expect(try database.appliedMigrations().contains("0006_leave_types_and_half_days"))

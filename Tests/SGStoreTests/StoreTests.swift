@@ -165,25 +165,16 @@ import SGTestSupport
         defer { path.cleanUp() }
         let (token, digest) = SessionService.makeToken()
         let (other, otherDigest) = SessionService.makeToken()
-        do {
-            let queue = try DatabaseQueue(path: path.path)
-            var migrator = DatabaseMigrator()
-            for migration in SchemaMigrations.all.prefix(while: { $0.identifier < "0017" }) {
-                migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
+        try await OlderSchemas.make(at: path.path, before: "0017") { db in
+            try db.execute(sql: """
+                INSERT INTO employees (id, username, name, surname, email, password_hash, created_at) VALUES
+                    (7, 'alice', 'Alice', 'Example', 'alice@example.com', NULL, '2025-01-01T00:00:00.000Z')
+                """)
+            for (digest, created) in [(digest, "2026-03-02T10:00:00.000Z"), (otherDigest, "2026-03-02T11:00:00.000Z")] {
+                try db.execute(
+                    sql: "INSERT INTO auth_tokens (token_hash, employee_id, created_at, expires_at) VALUES (?, 7, ?, '2026-03-02T22:00:00.000Z')",
+                    arguments: [digest, created])
             }
-            try migrator.migrate(queue)
-            try await queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO employees (id, username, name, surname, email, password_hash, created_at) VALUES
-                        (7, 'alice', 'Alice', 'Example', 'alice@example.com', NULL, '2025-01-01T00:00:00.000Z')
-                    """)
-                for (digest, created) in [(digest, "2026-03-02T10:00:00.000Z"), (otherDigest, "2026-03-02T11:00:00.000Z")] {
-                    try db.execute(
-                        sql: "INSERT INTO auth_tokens (token_hash, employee_id, created_at, expires_at) VALUES (?, 7, ?, '2026-03-02T22:00:00.000Z')",
-                        arguments: [digest, created])
-                }
-            }
-            try queue.close()
         }
         let database = try AppDatabase.open(path: path.path)
         let clock = FixedClock(today: Fixture.today)

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import Testing
 import SGCore
-import SGMigrations
 @testable import SGStore
 import SGTestSupport
 
@@ -13,31 +12,22 @@ import SGTestSupport
     @Test func aDatabaseWithoutTeamsMigratesAndTheAdminsStillDecide() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }
-        do {
-            let queue = try DatabaseQueue(path: path.path)
-            var migrator = DatabaseMigrator()
-            for migration in SchemaMigrations.all where migration.identifier < "0018" {
-                migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
-            }
-            try migrator.migrate(queue)
-            try await queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO employees (id, username, name, surname, email, created_at, is_admin) VALUES
-                        (1, 'alice', 'Alice', 'Example', 'alice@example.com', '2025-01-01T00:00:00.000Z', 0),
-                        (2, 'ada', 'Ada', 'Admin', 'ada@example.com', '2025-01-01T00:00:00.000Z', 1);
-                    INSERT INTO holiday_requests (id, employee_id, start_date, end_date, halves, status, comment, created_at, updated_at)
-                    VALUES (1, 1, '2026-04-06', '2026-04-08', 6, 'pending', 'spring', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z');
-                    INSERT INTO holiday_request_days (request_id, employee_id, year, leave_type_id, halves) VALUES (1, 1, 2026, 1, 6);
-                    INSERT INTO holiday_events (request_id, from_status, to_status, actor, at)
-                    VALUES (1, NULL, 'pending', 'alice', '2026-02-01T00:00:00.000Z');
-                    INSERT INTO notices (kind, employee_id, title, body, author, request_id, to_status, created_at, updated_at)
-                    VALUES ('personal', 1, 'one', 'b', 'ada', 1, 'pending', '2026-02-01', '2026-02-01'),
-                           ('personal', 1, 'two', 'b', 'ada', 1, 'pending', '2026-02-01', '2026-02-01');
-                    INSERT INTO notices (kind, title, body, author, created_at, updated_at) VALUES ('company', 'gone', 'b', 'ada', '2026-02-01', '2026-02-01');
-                    DELETE FROM notices WHERE kind = 'company';
-                    """)
-            }
-            try queue.close()
+        try await OlderSchemas.make(at: path.path, before: "0018") { db in
+            try db.execute(sql: """
+                INSERT INTO employees (id, username, name, surname, email, created_at, is_admin) VALUES
+                    (1, 'alice', 'Alice', 'Example', 'alice@example.com', '2025-01-01T00:00:00.000Z', 0),
+                    (2, 'ada', 'Ada', 'Admin', 'ada@example.com', '2025-01-01T00:00:00.000Z', 1);
+                INSERT INTO holiday_requests (id, employee_id, start_date, end_date, halves, status, comment, created_at, updated_at)
+                VALUES (1, 1, '2026-04-06', '2026-04-08', 6, 'pending', 'spring', '2026-02-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z');
+                INSERT INTO holiday_request_days (request_id, employee_id, year, leave_type_id, halves) VALUES (1, 1, 2026, 1, 6);
+                INSERT INTO holiday_events (request_id, from_status, to_status, actor, at)
+                VALUES (1, NULL, 'pending', 'alice', '2026-02-01T00:00:00.000Z');
+                INSERT INTO notices (kind, employee_id, title, body, author, request_id, to_status, created_at, updated_at)
+                VALUES ('personal', 1, 'one', 'b', 'ada', 1, 'pending', '2026-02-01', '2026-02-01'),
+                       ('personal', 1, 'two', 'b', 'ada', 1, 'pending', '2026-02-01', '2026-02-01');
+                INSERT INTO notices (kind, title, body, author, created_at, updated_at) VALUES ('company', 'gone', 'b', 'ada', '2026-02-01', '2026-02-01');
+                DELETE FROM notices WHERE kind = 'company';
+                """)
         }
         let database = try AppDatabase.open(path: path.path)
         #expect(try database.appliedMigrations().contains("0018_teams"))

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import SGCore
-import SGMigrations
 import SGTestSupport
 import Testing
 @testable import SGStore
@@ -261,21 +260,12 @@ import Testing
     func numbersGoOnAfterTheLastGivenOnceAutoincrementIsGone() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }
-        do {
-            let queue = try DatabaseQueue(path: path.path)
-            var migrator = DatabaseMigrator()
-            for migration in SchemaMigrations.all where migration.identifier < "0028" {
-                migrator.registerMigration(migration.identifier) { db in try db.execute(sql: migration.sql) }
-            }
-            try migrator.migrate(queue)
-            try await queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO view_changes (employee_id) VALUES (1), (2), (3), (4);
-                    DELETE FROM view_changes WHERE seq >= 3;
-                    """)
-                #expect(try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'view_changes'") == 4)
-            }
-            try queue.close()
+        try await OlderSchemas.make(at: path.path, before: "0028") { db in
+            try db.execute(sql: """
+                INSERT INTO view_changes (employee_id) VALUES (1), (2), (3), (4);
+                DELETE FROM view_changes WHERE seq >= 3;
+                """)
+            #expect(try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'view_changes'") == 4)
         }
         let database = try AppDatabase.open(path: path.path)
         #expect(try database.appliedMigrations().contains("0028_moves_without_temporary_tables"))
