@@ -27,18 +27,21 @@ import SGTestSupport
         #expect(SchemaMigrations.all.first?.postgres.contains("CREATE TABLE idempotency_keys") == true)
     }
 
+    /// The name and SQL of the current schema's entries that `condition` selects, from a new database.
+    static func currentSchema(where condition: String) async throws -> [(name: String, sql: String)] {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let database = try AppDatabase.open(path: path.path)
+        return try await database.read { (db: Database) in
+            try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE \(condition)").map { row in (row[0], row[1]) }
+        }
+    }
+
     /// SQLite builds a temporary table for an `IN` list of three constants or more at every run of the statement that
     /// holds it, and a CHECK constraint or a trigger runs with every row it guards: SQLite's schema compares such
     /// values one by one (0027).
     @Test func noConstraintOrTriggerListsThreeConstants() async throws {
-        let path = TemporaryDatabasePath()
-        defer { path.cleanUp() }
-        let database = try AppDatabase.open(path: path.path)
-        let schema = try await database.read { (db: Database) in
-            try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL").map { row -> (String, String) in
-                (row[0], row[1])
-            }
-        }
+        let schema = try await Self.currentSchema(where: "sql IS NOT NULL")
         let list = /\bIN\s*\(\s*('[^']*'|-?[0-9]+)\s*,\s*('[^']*'|-?[0-9]+)\s*,/.ignoresCase()
         #expect(schema.count > 50)
         for (name, sql) in schema {
@@ -49,14 +52,7 @@ import SGTestSupport
     /// An `UPDATE ... FROM` and an `IN (SELECT ...)` are run by writing a temporary table at every run; a trigger runs
     /// with every row it guards, and held_days_status with every decision (0028).
     @Test func noTriggerWritesATemporaryTable() async throws {
-        let path = TemporaryDatabasePath()
-        defer { path.cleanUp() }
-        let database = try AppDatabase.open(path: path.path)
-        let triggers = try await database.read { (db: Database) in
-            try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").map { row -> (String, String) in
-                (row[0], row[1])
-            }
-        }
+        let triggers = try await Self.currentSchema(where: "type = 'trigger'")
         let inSelect = /\bIN\s*\(\s*SELECT\b/.ignoresCase()
         /// The body's statements that update with a FROM of their own: with every parenthesis taken out, a FROM left
         /// in an UPDATE is its own, not a subquery's.
