@@ -2,12 +2,31 @@ import Foundation
 
 /// What a feed's HTML becomes before anyone sees it: plain text with no tags, entities decoded, no control
 /// characters, whitespace collapsed, cut at a length; links only http(s).
+///
+/// Plain means plain for every input: stripping and decoding repeat until the text no longer changes, so an
+/// escaped tag (`&lt;img …&gt;`, `&amp;lt;…`, an escaped tag inside CDATA) is stripped too. What is left holds no
+/// `<` that could open a tag (a letter, `/`, `!` or `?` after it) and no character reference.
 public enum FeedText {
+    /// Rounds of stripping and decoding before the text is taken as hostile and loses every `<` and `>`: each
+    /// round removes one level of escaping, and real feeds escape once or twice.
+    static let maximumRounds = 8
+
     /// Plain text of `html`, at most `maximum` characters (a longer text ends with "…"). Script and style elements
     /// go with their content; every other tag becomes a space.
     public static func plain(_ html: String, maximum: Int) -> String {
+        var text = html
+        for _ in 0..<maximumRounds {
+            let next = collapse(CharacterReferences.decode(stripTags(text), named: htmlEntity))
+            if next == text { return cut(text, maximum: maximum) }
+            text = next
+        }
+        return cut(collapse(String(text.unicodeScalars.filter { $0 != "<" && $0 != ">" })), maximum: maximum)
+    }
+
+    /// `html` with its tags, comments, scripts and styles removed, each replaced by a space; a lone `<` stays.
+    static func stripTags(_ html: String) -> String {
         var text = ""
-        text.reserveCapacity(min(html.utf8.count, maximum * 4))
+        text.reserveCapacity(html.utf8.count)
         var rest = html[...]
         while let open = rest.firstIndex(of: "<") {
             text += rest[..<open]
@@ -27,7 +46,7 @@ public enum FeedText {
             text += " "
         }
         text += rest
-        return collapse(CharacterReferences.decode(text, named: htmlEntity), maximum: maximum)
+        return text
     }
 
     /// The text after `<name …>…</name>` when `tag` starts with that element, without case.
@@ -39,9 +58,8 @@ public enum FeedText {
         return after.firstIndex(of: ">").map { after[after.index(after: $0)...] } ?? ""
     }
 
-    /// One space for each run of whitespace, control or format characters, none at the ends; at most `maximum`
-    /// characters, a longer text cut to end with "…".
-    static func collapse(_ text: String, maximum: Int) -> String {
+    /// One space for each run of whitespace, control or format characters, none at the ends.
+    static func collapse(_ text: String) -> String {
         var result = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
@@ -56,9 +74,13 @@ public enum FeedText {
             }
             result.append(scalar)
         }
-        let collapsed = String(result)
-        guard collapsed.count > maximum else { return collapsed }
-        return collapsed.prefix(maximum - 1).trimmingCharacters(in: .whitespaces) + "…"
+        return String(result)
+    }
+
+    /// At most `maximum` characters; a longer text is cut to end with "…".
+    static func cut(_ text: String, maximum: Int) -> String {
+        guard text.count > maximum else { return text }
+        return text.prefix(maximum - 1).trimmingCharacters(in: .whitespaces) + "…"
     }
 
     /// An absolute http(s) address from `text`, resolved against `base` when relative; nil for anything else
