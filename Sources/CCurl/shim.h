@@ -28,6 +28,14 @@ static inline CURLcode sg_curl_set_callback(CURL *handle, CURLoption option, sg_
     return curl_easy_setopt(handle, option, callback);
 }
 
+/// CURLOPT_OPENSOCKETFUNCTION: called with the address libcurl is about to connect to, at every connection
+/// (redirects included); returning CURL_SOCKET_BAD refuses it.
+typedef curl_socket_t (*sg_curl_open_socket_callback)(void *context, curlsocktype purpose, struct curl_sockaddr *address);
+
+static inline CURLcode sg_curl_set_open_socket(CURL *handle, sg_curl_open_socket_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+
 static inline CURLcode sg_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -58,7 +58,10 @@ struct GlobalOptions: ParsableArguments {
 
     /// The core's services over the database, which must exist and be at this program's schema.
     func services() throws -> CoreServices {
-        try location.open(schema: .requireCurrent).services()
+        var settings = SettingsResolver(flags: [:], environment: ProcessInfo.processInfo.environment)
+        let destinations = settings.destinationPolicy()
+        if !settings.problems.isEmpty { throw SGError.malformed(settings.problems.joined(separator: "; ")) }
+        return try location.open(schema: .requireCurrent).services(destinations: destinations)
     }
 
     /// The database, which must exist and be at this program's schema.
@@ -113,7 +116,8 @@ struct Output {
         case .csv:
             CSV.append(columns.map(CSV.Cell.text), to: &out.bytes)
             for row in rows {
-                CSV.append(row, to: &out.bytes)
+                // Quoted cells may keep their line breaks; other control characters are escaped as in the table.
+                CSV.append(row.map(Self.safeInCSV), to: &out.bytes)
                 out.flushIfFull()
             }
         case .json:
@@ -142,6 +146,12 @@ struct Output {
             for row in rows { line(row.map(Self.plain)) }
         }
         out.flush()
+    }
+
+    /// A text cell with every control character but line breaks and tabs shown escaped.
+    static func safeInCSV(_ cell: CSV.Cell) -> CSV.Cell {
+        guard case .text(let text) = cell else { return cell }
+        return .text(TextRules.shownSafely(text, keeping: ["\n", "\r", "\t"]))
     }
 
     /// Characters a cell takes on a terminal line, as `String.count` says; printable ASCII is counted by its bytes.

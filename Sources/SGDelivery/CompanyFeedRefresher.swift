@@ -12,12 +12,18 @@ public struct FeedFetchConfiguration: Sendable, Equatable {
     public var maximumBytes: Int
     /// PEM file of the CAs to trust instead of the system's.
     public var caFile: String?
+    /// The internal addresses a feed (or a redirect it makes) may lead to: none unless allowed.
+    public var destinations: DestinationPolicy
 
-    public init(connectTimeout: TimeInterval = 2, timeout: TimeInterval = 5, maximumBytes: Int = 2 * 1024 * 1024, caFile: String? = nil) {
+    public init(
+        connectTimeout: TimeInterval = 2, timeout: TimeInterval = 5, maximumBytes: Int = 2 * 1024 * 1024, caFile: String? = nil,
+        destinations: DestinationPolicy = .publicOnly
+    ) {
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         self.caFile = caFile
+        self.destinations = destinations
     }
 }
 
@@ -36,7 +42,7 @@ public struct FeedFetcher: Sendable {
         let response = await lane.perform(CurlRequest(
             url: source.url, protocols: "http,https", kind: .httpGet(headers: headers, redirects: 3), body: [],
             caFile: configuration.caFile, connectTimeout: configuration.connectTimeout, timeout: configuration.timeout,
-            responseLimit: configuration.maximumBytes, abortBeyondLimit: true))
+            responseLimit: configuration.maximumBytes, abortBeyondLimit: true, destinations: configuration.destinations))
         return Self.refresh(response, url: source.url, limit: configuration.maximumBytes)
     }
 

@@ -1,5 +1,9 @@
 import CCurl
 import Foundation
+import SGCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One transfer for a `CurlLane`: an SMTP submission, an HTTP POST or GET, with its limits.
 struct CurlRequest: Sendable {
@@ -29,6 +33,10 @@ struct CurlRequest: Sendable {
     var abortBeyondLimit = false
     /// HTTP/2 over TLS, agreed through ALPN (the push services speak it; APNs nothing else).
     var http2 = false
+    /// For a request made on someone's behalf (a feed, a webhook, a Web Push endpoint): the addresses it may connect
+    /// to, checked at each connection on the address connected to. Nil for the operator's own servers (SMTP, the
+    /// push services' APIs).
+    var destinations: DestinationPolicy?
 }
 
 /// What came back from a transfer.
@@ -60,8 +68,12 @@ struct CurlResponse: Sendable {
     var timedOut: Bool { code == CURLE_OPERATION_TIMEDOUT.rawValue }
     var loginDenied: Bool { code == CURLE_LOGIN_DENIED.rawValue }
 
+    /// The sentence of a connection the destination policy refused, if one was.
+    var refusedDestination: String?
+
     /// "the error (code N)": for the outbox's last_error and the log.
     var failure: String {
+        if let refusedDestination { return refusedDestination }
         let text = error.isEmpty ? String(cString: curl_easy_strerror(CURLcode(rawValue: code))) : error
         return "\(text) (curl \(code))"
     }
@@ -117,7 +129,9 @@ public final class CurlLane: @unchecked Sendable {
         // Nothing of this transfer (buffers, callbacks) may outlive it in the handle, so the next one finds it as new.
         defer { curl_easy_reset(handle) }
 
-        let transfer = Transfer(upload: request.body, responseLimit: request.responseLimit, abortBeyondLimit: request.abortBeyondLimit)
+        let transfer = Transfer(
+            upload: request.body, responseLimit: request.responseLimit, abortBeyondLimit: request.abortBeyondLimit,
+            destinations: request.destinations)
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         var lists: [UnsafeMutablePointer<curl_slist>?] = []
         defer { lists.forEach { curl_slist_free_all($0) } }
@@ -168,6 +182,15 @@ public final class CurlLane: @unchecked Sendable {
                 return size * count
             })
             check(sg_curl_set_pointer(handle, CURLOPT_HEADERDATA, context))
+            if request.destinations != nil {
+                check(sg_curl_set_open_socket(handle) { context, purpose, address in
+                    guard let context, let address else { return CURL_SOCKET_BAD }
+                    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                    guard purpose != CURLSOCKTYPE_IPCXN || transfer.mayConnect(to: address) else { return CURL_SOCKET_BAD }
+                    return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
+                })
+                check(sg_curl_set_pointer(handle, CURLOPT_OPENSOCKETDATA, context))
+            }
 
             switch request.kind {
             case .smtp(let from, let recipients, let requireTLS, let username, let password):
@@ -202,7 +225,8 @@ public final class CurlLane: @unchecked Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return CurlResponse(
             code: code.rawValue, error: error, responseCode: responseCode, body: transfer.body,
-            retryAfter: transfer.headers["retry-after"], headers: transfer.headers, tooLarge: transfer.tooLarge, replies: transfer.lines)
+            retryAfter: transfer.headers["retry-after"], headers: transfer.headers, tooLarge: transfer.tooLarge, replies: transfer.lines,
+            refusedDestination: transfer.refused)
     }
 }
 
@@ -217,11 +241,57 @@ private final class Transfer {
     private(set) var tooLarge = false
     /// The last few header lines, trimmed.
     private(set) var lines: [String] = []
+    private let destinations: DestinationPolicy?
+    /// Why the policy refused a connection, when it did.
+    private(set) var refused: String?
 
-    init(upload: [UInt8], responseLimit: Int, abortBeyondLimit: Bool) {
+    init(upload: [UInt8], responseLimit: Int, abortBeyondLimit: Bool, destinations: DestinationPolicy?) {
         self.upload = upload
         self.responseLimit = responseLimit
         self.abortBeyondLimit = abortBeyondLimit
+        self.destinations = destinations
+    }
+
+    /// Whether the policy lets libcurl connect to `address`, the one it resolved and is about to open: the check
+    /// and the connection use the same address, so a name that resolves differently the second time gains nothing.
+    func mayConnect(to address: UnsafeMutablePointer<curl_sockaddr>) -> Bool {
+        guard let destinations else { return true }
+        let bytes: [UInt8]
+        let port: Int
+        let shown: String
+        // libcurl gives room for the whole address after `addr` (struct sockaddr is shorter than sockaddr_in6).
+        let socketAddress = UnsafeRawPointer(address) + MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr)!
+        switch Int32(address.pointee.family) {
+        case AF_INET:
+            let v4 = socketAddress.loadUnaligned(as: sockaddr_in.self)
+            let raw = withUnsafeBytes(of: v4.sin_addr) { Array($0) }
+            bytes = DestinationPolicy.bytes(of: raw.map(String.init).joined(separator: ".")) ?? []
+            port = Int(UInt16(bigEndian: v4.sin_port))
+            shown = raw.map(String.init).joined(separator: ".")
+        case AF_INET6:
+            guard Int(address.pointee.addrlen) >= MemoryLayout<sockaddr_in6>.size else {
+                refused = "the server could not read the address it was to connect to"
+                return false
+            }
+            let v6 = socketAddress.loadUnaligned(as: sockaddr_in6.self)
+            bytes = withUnsafeBytes(of: v6.sin6_addr) { Array($0) }
+            port = Int(UInt16(bigEndian: v6.sin6_port))
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            shown = inet_ntop(AF_INET6, bytes, &text, socklen_t(text.count)) != nil
+                ? String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "an IPv6 address"
+        default:
+            refused = "the server connects only over IPv4 or IPv6"
+            return false
+        }
+        guard bytes.count == 16 else {
+            refused = "the address \(shown) cannot be checked"
+            return false
+        }
+        if let kind = destinations.refusal(address: bytes, port: port) {
+            refused = DestinationPolicy.sentence(address: shown, kind: kind)
+            return false
+        }
+        return true
     }
 
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {

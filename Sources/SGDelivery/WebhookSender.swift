@@ -10,11 +10,16 @@ public struct WebhookConfiguration: Sendable, Equatable {
     public var connectTimeout: TimeInterval
     /// For a whole request, connecting included.
     public var timeout: TimeInterval
+    /// The internal addresses the endpoints may be at (none unless allowed).
+    public var destinations: DestinationPolicy
 
-    public init(caFile: String? = nil, connectTimeout: TimeInterval = 5, timeout: TimeInterval = 15) {
+    public init(
+        caFile: String? = nil, connectTimeout: TimeInterval = 5, timeout: TimeInterval = 15, destinations: DestinationPolicy = .publicOnly
+    ) {
         self.caFile = caFile
         self.connectTimeout = connectTimeout
         self.timeout = timeout
+        self.destinations = destinations
     }
 }
 
@@ -44,7 +49,7 @@ public struct WebhookSender: Sendable {
                 "webhook-signature: \(Self.signature(id: id, timestamp: timestamp, body: body, secret: secret))",
             ]),
             body: body, caFile: configuration.caFile, connectTimeout: configuration.connectTimeout,
-            timeout: configuration.timeout, responseLimit: 2048))
+            timeout: configuration.timeout, responseLimit: 2048, destinations: configuration.destinations))
         return Self.outcome(response, at: now)
     }
 

@@ -4,7 +4,7 @@ import SGCore
 import SGDelivery
 
 /// How the server delivers e-mail and webhooks.
-public struct DeliverySettings: Sendable {
+public struct DeliverySettings: Sendable, HoldsSecrets {
     /// Nil when SG_SMTP_URL is not set: e-mail is off.
     public var smtp: SMTPConfiguration?
     public var webhooks: WebhookConfiguration
@@ -17,6 +17,8 @@ public struct DeliverySettings: Sendable {
     public var retryPolicy: RetryPolicy
     /// Approvers' daily digest of requests waiting longer than this (SG_REMINDER_AFTER_HOURS; 0 turns it off).
     public var reminderAfterHours: Int? = DeliveryWorker.Options.defaultReminderAfterHours
+    /// The internal addresses that feeds, webhooks and Web Push endpoints may lead to (SG_ALLOWED_INTERNAL_ADDRESSES).
+    public var destinations = DestinationPolicy.publicOnly
 
     public init(
         smtp: SMTPConfiguration? = nil, webhooks: WebhookConfiguration = WebhookConfiguration(), publicURL: String = "",
@@ -56,6 +58,8 @@ public struct DeliveryOptions: ParsableArguments {
     public var tlsCAFile: String?
     @Option(name: .customLong("reminder-after-hours"), help: "Approvers get a daily digest of requests waiting longer than this; 0: none [SG_REMINDER_AFTER_HOURS, default \(DeliveryWorker.Options.defaultReminderAfterHours)].")
     public var reminderAfterHours: String?
+    @Option(name: .customLong("allowed-internal-addresses"), help: "Comma-separated networks, addresses or ADDRESS:PORT on loopback, private or link-local networks that news feeds, webhooks and Web Push endpoints may reach, e.g. 10.1.2.0/24,127.0.0.1:9000 [SG_ALLOWED_INTERNAL_ADDRESSES, default none].")
+    public var allowedInternalAddresses: String?
     @Option(name: .customLong("delivery-poll-ms"), help: "Milliseconds between looks at the outbox when nothing is due [SG_DELIVERY_POLL_MS, default \(DeliveryWorker.Options.defaultPollMilliseconds)].")
     public var deliveryPollMS: String?
     @OptionGroup public var push: PushOptions
@@ -74,11 +78,23 @@ public struct DeliveryOptions: ParsableArguments {
             "SG_TLS_CA_FILE": tlsCAFile,
             "SG_DELIVERY_POLL_MS": deliveryPollMS,
             "SG_REMINDER_AFTER_HOURS": reminderAfterHours,
+            "SG_ALLOWED_INTERNAL_ADDRESSES": allowedInternalAddresses,
         ].merging(push.flags) { flag, _ in flag }
     }
 }
 
 extension SettingsResolver {
+    /// SG_ALLOWED_INTERNAL_ADDRESSES: the internal destinations allowed (none when unset).
+    public mutating func destinationPolicy() -> DestinationPolicy {
+        guard let text = text("SG_ALLOWED_INTERNAL_ADDRESSES") else { return .publicOnly }
+        do {
+            return try DestinationPolicy(parsing: text)
+        } catch {
+            problem("\(label("SG_ALLOWED_INTERNAL_ADDRESSES")): \(error)")
+            return .publicOnly
+        }
+    }
+
     /// Reads the SG_SMTP_*, SG_MAIL_FROM, SG_PUBLIC_URL, SG_TLS_CA_FILE, SG_DELIVERY_* and push settings.
     public mutating func deliverySettings() -> DeliverySettings {
         var settings = DeliverySettings()
@@ -123,8 +139,11 @@ extension SettingsResolver {
             }
         }
 
+        settings.destinations = destinationPolicy()
+        settings.webhooks.destinations = settings.destinations
         settings.smtp = smtpConfiguration(caFile: caFile)
         settings.push = pushConfiguration(caFile: caFile)
+        settings.push.destinations = settings.destinations
         return settings
     }
 

@@ -4,10 +4,13 @@ import Foundation
 public struct WebhookService: Sendable {
     public let store: any WebhookStore
     public let clock: any NowProvider
+    /// The internal addresses a subscription may name (the server's SG_ALLOWED_INTERNAL_ADDRESSES).
+    public let destinations: DestinationPolicy
 
-    public init(store: any WebhookStore, clock: any NowProvider = SystemClock()) {
+    public init(store: any WebhookStore, clock: any NowProvider = SystemClock(), destinations: DestinationPolicy = .publicOnly) {
         self.store = store
         self.clock = clock
+        self.destinations = destinations
     }
 
     private static func checkAdmin(_ actor: Actor) throws {
@@ -17,12 +20,12 @@ public struct WebhookService: Sendable {
     /// Subscribes `draft.url` to its events; the returned subscription carries its secret, shown only now.
     public func add(_ draft: WebhookDraft, by actor: Actor) async throws -> WebhookSubscription {
         try Self.checkAdmin(actor)
-        let url = try WebhookRules.url(draft.url, allowInsecure: draft.allowInsecure)
+        let url = try WebhookRules.url(draft.url, allowInsecure: draft.allowInsecure, destinations: destinations)
         let events = try WebhookRules.events(draft.events)
         let secret = WebhookRules.newSecret()
         let now = clock.now()
         return try await store.write { tx in
-            try tx.insertWebhook(url: url, events: events, format: draft.format, secret: secret, at: now)
+            try tx.insertWebhook(url: url, events: events, format: draft.format, privateDetails: draft.privateDetails, secret: secret, at: now)
         }
     }
 
