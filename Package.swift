@@ -73,6 +73,7 @@ let package = Package(
                 .embedInCode("0026_events_without_view_changes.sql"),
                 .embedInCode("0027_checks_without_lists.sql"),
                 .embedInCode("0028_moves_without_temporary_tables.sql"),
+                .embedInCode("0029_private_details_and_stale_grants.sql"),
             ],
             swiftSettings: strict
         ),
@@ -84,6 +85,7 @@ let package = Package(
             resources: [
                 .embedInCode("0001_initial.sql"), .embedInCode("0023_view_changes.sql"), .embedInCode("0024_token_changes.sql"),
                 .embedInCode("0025_session_changes.sql"), .embedInCode("0026_events_without_view_changes.sql"),
+                .embedInCode("0029_private_details_and_stale_grants.sql"),
             ],
             swiftSettings: strict
         ),
@@ -160,6 +162,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The web app (clients/web): plain files, embedded so that the one sgserver binary serves it.
+        .target(
+            name: "SGWebApp",
+            path: "clients/web",
+            exclude: ["tests", "README.md"],
+            sources: ["WebAppFiles.swift"],
+            resources: [
+                .embedInCode("index.html"), .embedInCode("sw.js"), .embedInCode("manifest.webmanifest"),
+                .embedInCode("css/app.css"), .embedInCode("icons/icon.svg"), .embedInCode("js/main.js"),
+            ],
+            swiftSettings: strict
+        ),
+        // zlib from the system (apt-get install zlib1g-dev): the web app's files are sent gzip-compressed.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // sqlite3_config, which Swift cannot call (it is variadic), for the process-wide settings of SGSQLite.
         .systemLibrary(name: "CSQLiteConfig", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Kept response bodies, compressed (LZ4's block format).
@@ -168,8 +184,10 @@ let package = Package(
             name: "SGAPI",
             dependencies: [
                 "CLZ4",
+                "CZlib",
                 "SGCore",
                 "SGStore",
+                "SGWebApp",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -70,5 +70,9 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0028_moves_without_temporary_tables",
             sql: String(decoding: PackageResources._028_moves_without_temporary_tables_sql, as: UTF8.self), postgres: ""),
+        Migration(
+            identifier: "0029_private_details_and_stale_grants",
+            sql: String(decoding: PackageResources._029_private_details_and_stale_grants_sql, as: UTF8.self),
+            postgres: PostgresMigrations.privateDetailsAndStaleGrants),
     ]
 }

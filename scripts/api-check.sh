@@ -36,6 +36,21 @@ else
     finish
 fi
 
+# Rules of the contract that a validator does not know: every authenticated change documents 429, since the
+# change limit applies to each of them.
+if "$venv/bin/python" -c '
+import sys, yaml
+spec = yaml.safe_load(open("api-spec/openapi.yaml", encoding="utf-8"))
+missing = [f"{method.upper()} {path}" for path, item in spec["paths"].items() for method, op in item.items()
+           if method in ("post", "put", "patch", "delete") and op.get("security", spec.get("security")) != []
+           and "429" not in op["responses"]]
+sys.exit("no 429 documented on: " + ", ".join(missing) if missing else 0)
+'; then
+    pass "every authenticated change documents 429"
+else
+    fail "an authenticated change does not document 429"
+fi
+
 source scripts/lib/demo-server.sh
 logs=.build/api-check  # kept after the run, for reading the full reports
 mkdir -p "$logs"

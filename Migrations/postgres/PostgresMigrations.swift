@@ -16,4 +16,8 @@ public enum PostgresMigrations {
 
     /// 0026's dropped trigger, in PostgreSQL's dialect.
     public static let eventsWithoutViewChanges = String(decoding: PackageResources._026_events_without_view_changes_sql, as: UTF8.self)
+
+    /// 0029's column and clean-up, in PostgreSQL's types.
+    public static let privateDetailsAndStaleGrants = String(
+        decoding: PackageResources._029_private_details_and_stale_grants_sql, as: UTF8.self)
 }

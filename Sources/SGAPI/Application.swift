@@ -34,8 +34,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     router.add(middleware: RequestScopeMiddleware(
         database: services.database, trustedProxies: services.trustedProxies, metrics: services.metrics))
 
-    let healthBody = ByteBuffer(
-        bytes: (try? JSON.encoder.encode(DTO.Health(status: "ok", schema: (try? services.database.appliedMigrations()) ?? []))) ?? Data())
+    let healthBody = ByteBuffer(bytes: (try? JSON.encoder.encode(DTO.Health(status: "ok"))) ?? Data())
     /// Liveness: answers once the database is open and migrated (the server only listens after that).
     router.get("/v1/health") { _, _ in
         JSON.response(healthBody)
@@ -62,7 +61,8 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     HomeController(services: services).addRoutes(to: authenticated)
     TeamsController(services: services).addRoutes(to: authenticated)
 
-    // Last, after every route: it only wraps the not-found responder.
+    // Last, after every route: these only wrap the not-found responder.
+    router.add(middleware: WebAppMiddleware(source: services.webApp))
     router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))
     return router
 }

@@ -102,9 +102,19 @@ struct RetryKey: Sendable {
         let route = "\(request.method.rawValue) \(request.uri.path)"
         var fingerprinted = Data(route.utf8)
         fingerprinted.append(0x0A)
-        fingerprinted.append(contentsOf: body.readableBytesView)
+        fingerprinted.append(canonical(body))
         return RetryKey(
             employeeID: employeeID, key: key, route: route, fingerprint: Digests.sha256Hex(fingerprinted, prefix: 32), at: at)
+    }
+
+    /// A JSON body as its value, not its bytes: the same object with other white space or another key order is the
+    /// same change. A body that is not JSON counts as its bytes.
+    static func canonical(_ body: ByteBuffer) -> Data {
+        let bytes = Data(body.readableBytesView)
+        guard !bytes.isEmpty, let value = try? JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed]),
+              let normal = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        else { return bytes }
+        return normal
     }
 
     /// What a change runs in its transaction to keep its answer under `key`; nil without a key.

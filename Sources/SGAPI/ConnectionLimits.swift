@@ -21,6 +21,8 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var bodyTimeout: Duration
     /// Connections served at once; a further one is closed as soon as it is accepted, before anything is read.
     public var maximumConnections: Int
+    /// The metrics listener's cap: a few scrapers, never thousands.
+    public static let metricsConnections = 16
 
     public init(idleTimeout: Duration = .seconds(30), bodyTimeout: Duration = .seconds(30), maximumConnections: Int = 2000) {
         self.idleTimeout = idleTimeout

@@ -178,9 +178,14 @@ extension HTTPFields.Element.Name {
 }
 
 /// The metrics listener: `GET /metrics` only, on an address of its own (SG_METRICS_ADDRESS), never the API's.
-public func buildMetricsApplication(host: String, port: Int, metrics: ServerMetrics, services: Services, logger: Logger) -> some ApplicationProtocol {
+/// The metrics listener, with the API listener's limits (idle and body time-outs, a cap on connections): a scraper
+/// needs one connection, and idle ones must not pile up.
+public func buildMetricsApplication(
+    host: String, port: Int, metrics: ServerMetrics, services: Services, limits: ConnectionLimits = ConnectionLimits(), logger: Logger
+) -> some ApplicationProtocol {
     Application(
         router: buildMetricsRouter(metrics: metrics, services: services),
+        server: .http1(configuration: limits.http1(counting: OpenConnections())),
         configuration: .init(address: .hostname(host, port: port), serverName: "sgserver-metrics"), logger: logger)
 }
 

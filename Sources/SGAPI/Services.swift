@@ -26,18 +26,21 @@ public struct Services: Sendable {
     public let metrics: ServerMetrics?
     /// Idempotency-Keys whose change is under way.
     let keysInFlight = KeysInFlight()
+    /// Where the web app's files come from; `.none` serves no web app.
+    let webApp: WebAppSource
 
     public init(
         database: AppDatabase, clock: any NowProvider = SystemClock(), directory: (any EmployeeDirectory)? = nil,
         sessionLifetimes: SessionLifetimes = SessionLifetimes(), throttle: LoginThrottle? = nil, trustedProxies: Set<String> = [],
         resetThrottle: LoginThrottle? = nil, passwordChecks: PasswordCheckLimit? = nil, writeLimit: WriteRateLimit? = nil,
-        metrics: ServerMetrics? = nil
+        metrics: ServerMetrics? = nil, destinations: DestinationPolicy = .publicOnly, webApp: WebAppSource = .none
     ) {
+        self.webApp = webApp
         self.database = database
         self.metrics = metrics
         if let metrics { database.reportMetrics(to: metrics.database) }
         self.writeLimit = writeLimit
-        core = database.services(clock: clock)
+        core = database.services(clock: clock, destinations: destinations)
         sessions = core.sessions(
             store: database.sessionStore, directory: directory ?? LocalAccountDirectory(accounts: database.accountStore),
             lifetimes: sessionLifetimes, throttle: throttle, checks: passwordChecks)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SGCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,10 @@ public struct TextLogHandler: LogHandler {
     static func line(
         time: time_t, level: Logger.Level, label: String, message: String, source: String, metadata: Logger.Metadata
     ) -> String {
-        let pairs = metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        // What a log line quotes may come from outside (a feed's or a receiver's answer, a name): control characters
+        // are shown escaped, so nothing written into the log can move a terminal's cursor or forge a line.
+        let pairs = metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\(TextRules.shownSafely("\($0.value)"))" }.joined(separator: " ")
+        let message = TextRules.shownSafely(message)
         return "\(timestamp(time)) \(level)\(label.isEmpty ? "" : " ")\(label):\(pairs.isEmpty ? "" : " " + pairs) [\(source)] \(message)\n"
     }
 

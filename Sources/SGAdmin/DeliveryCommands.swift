@@ -130,6 +130,8 @@ struct WebhookCommand: AsyncParsableCommand {
         @Option(name: .customLong("event"), help: "An event to send (repeat the option for more).") var events: [String] = []
         @Option(help: "standard (signed JSON) or slack ({\"text\": …}).") var format: WebhookFormat = .standard
         @Flag(help: "Allow plain http to a host other than this machine.") var allowInsecure = false
+        @Flag(help: "Name private leave types (sick leave) and carry their comments and notes; without it they are absences.")
+        var privateDetails = false
 
         func run() async throws {
             try await running {
@@ -143,7 +145,7 @@ struct WebhookCommand: AsyncParsableCommand {
                 }
                 let services = try global.services()
                 let created = try await services.webhooks.add(
-                    WebhookDraft(url: url, events: events, format: format, allowInsecure: allowInsecure),
+                    WebhookDraft(url: url, events: events, format: format, allowInsecure: allowInsecure, privateDetails: privateDetails),
                     by: try await global.actor(services))
                 printOut("Webhook \(created.id) added for \(created.events.map(\.rawValue).joined(separator: ", ")).\nSecret (shown only now): \(created.secret)\n")
             }
@@ -161,10 +163,11 @@ struct WebhookCommand: AsyncParsableCommand {
                 let services = try global.services()
                 let all = try await services.webhooks.list(by: try await global.actor(services))
                 Output(
-                    columns: ["id", "url", "format", "events", "created_at", "disabled_at", "disabled_reason"],
+                    columns: ["id", "url", "format", "events", "private_details", "created_at", "disabled_at", "disabled_reason"],
                     rows: all.map {
                         [.number(Int($0.id)), .text($0.url), .text($0.format.rawValue),
-                         .text($0.events.map(\.rawValue).joined(separator: " ")), .text(Timestamp.format($0.createdAt)),
+                         .text($0.events.map(\.rawValue).joined(separator: " ")), .text($0.privateDetails ? "yes" : "no"),
+                         .text(Timestamp.format($0.createdAt)),
                          .text($0.disabledAt.map(Timestamp.format) ?? ""), .text($0.disabledReason ?? "")]
                     }
                 ).print(format)

@@ -4,7 +4,7 @@ import SGCore
 import _CryptoExtras
 
 /// How the server reaches the push services; a platform left nil is off.
-public struct PushConfiguration: Sendable {
+public struct PushConfiguration: Sendable, HoldsSecrets {
     public var apns: APNsConfiguration?
     public var fcm: FCMConfiguration?
     public var webPush: WebPushConfiguration?
@@ -14,10 +14,12 @@ public struct PushConfiguration: Sendable {
     public var connectTimeout: TimeInterval
     /// For a whole request, connecting included.
     public var timeout: TimeInterval
+    /// Where browsers' Web Push endpoints may be: a browser names its endpoint, so it is checked like a webhook.
+    public var destinations: DestinationPolicy
 
     public init(
         apns: APNsConfiguration? = nil, fcm: FCMConfiguration? = nil, webPush: WebPushConfiguration? = nil, caFile: String? = nil,
-        connectTimeout: TimeInterval = 5, timeout: TimeInterval = 15
+        connectTimeout: TimeInterval = 5, timeout: TimeInterval = 15, destinations: DestinationPolicy = .publicOnly
     ) {
         self.apns = apns
         self.fcm = fcm
@@ -25,6 +27,7 @@ public struct PushConfiguration: Sendable {
         self.caFile = caFile
         self.connectTimeout = connectTimeout
         self.timeout = timeout
+        self.destinations = destinations
     }
 
     /// The platforms configured.
@@ -38,7 +41,7 @@ public struct PushConfiguration: Sendable {
 }
 
 /// APNs' provider API with token authentication.
-public struct APNsConfiguration: Sendable {
+public struct APNsConfiguration: Sendable, HoldsSecrets {
     /// The .p8 key Apple issued (P-256).
     public var key: P256.Signing.PrivateKey
     public var keyID: String
@@ -64,7 +67,7 @@ public struct APNsConfiguration: Sendable {
 }
 
 /// Firebase Cloud Messaging's HTTP v1 API with a service account.
-public struct FCMConfiguration: Sendable {
+public struct FCMConfiguration: Sendable, HoldsSecrets {
     public var account: FCMServiceAccount
     /// `https://fcm.googleapis.com`, without a trailing slash.
     public var url: String
@@ -113,7 +116,7 @@ public struct FCMServiceAccount: Sendable {
 }
 
 /// Web Push (RFC 8030) with VAPID (RFC 8292).
-public struct WebPushConfiguration: Sendable {
+public struct WebPushConfiguration: Sendable, HoldsSecrets {
     /// The server's application key (P-256).
     public var key: P256.Signing.PrivateKey
     /// Who the push services may contact: `mailto:` or `https:` (SG_VAPID_SUBJECT).
@@ -209,10 +212,12 @@ public struct PushSender: Sendable {
         }
     }
 
-    private func post(_ url: String, headers: [String], body: [UInt8]) -> CurlRequest {
+    /// A POST to a push service; `guarded` for an address a browser named (its Web Push endpoint).
+    private func post(_ url: String, headers: [String], body: [UInt8], guarded: Bool = false) -> CurlRequest {
         CurlRequest(
             url: url, protocols: "https", kind: .httpPost(headers: headers), body: body, caFile: configuration.caFile,
-            connectTimeout: configuration.connectTimeout, timeout: configuration.timeout, responseLimit: 4096, http2: true)
+            connectTimeout: configuration.connectTimeout, timeout: configuration.timeout, responseLimit: 4096, http2: true,
+            destinations: guarded ? configuration.destinations : nil)
     }
 
     /// The answer's JSON object, or an empty one.
@@ -425,7 +430,7 @@ public struct PushSender: Sendable {
         ]
         // A later move of the same request replaces this one while it waits at the push service.
         if let request = notification.requestId { headers.append("Topic: request-\(request)") }
-        let response = await lane.perform(post(subscription.endpoint, headers: headers, body: payload))
+        let response = await lane.perform(post(subscription.endpoint, headers: headers, body: payload, guarded: true))
         guard response.completed else { return .temporaryFailure("Web Push: \(response.failure)") }
         let text = String(decoding: response.body.prefix(200), as: UTF8.self)
             .replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)

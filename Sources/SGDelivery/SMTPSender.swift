@@ -2,7 +2,7 @@ import Foundation
 import SGCore
 
 /// Where and how the server submits e-mail.
-public struct SMTPConfiguration: Sendable, Equatable {
+public struct SMTPConfiguration: Sendable, Equatable, HoldsSecrets {
     /// `smtp://host[:port]` (STARTTLS unless `requireStartTLS` is off) or `smtps://host[:port]` (TLS at once).
     public var url: String
     /// Refuse to send over smtp:// unless the server upgrades the connection with STARTTLS.

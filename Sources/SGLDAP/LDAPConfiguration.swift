@@ -1,8 +1,9 @@
 import CLDAP
 import Foundation
+import SGCore
 
 /// How the server talks to the company directory. Built from the SG_LDAP_* settings by SGSettings.
-public struct LDAPConfiguration: Sendable, Equatable {
+public struct LDAPConfiguration: Sendable, Equatable, HoldsSecrets {
     /// How a login finds the entry to bind as.
     public enum Mode: Sendable, Equatable {
         /// Bind as the service account, search `baseDN` with the filter (`{username}` escaped per RFC 4515),

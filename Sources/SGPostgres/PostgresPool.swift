@@ -8,7 +8,7 @@ import SGSQLite
 import Synchronization
 
 /// Where a PostgreSQL database is and how to reach it.
-public struct PostgresEndpoint: Sendable, Equatable {
+public struct PostgresEndpoint: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// libpq's `sslmode`.
     public enum TLSMode: String, Sendable, CaseIterable {
         case disable, allow, prefer, require
@@ -44,8 +44,10 @@ public struct PostgresEndpoint: Sendable, Equatable {
         self.acquireTimeout = acquireTimeout
     }
 
-    /// For messages: the endpoint without its password.
+    /// For messages: the endpoint without its password. Dumped or reflected, it shows no more.
     public var description: String { "postgres://\(username)@\(host):\(port)/\(database)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 /// This process's PostgreSQL connections: at most `poolSize`, each used by one thread at a time, opened when first

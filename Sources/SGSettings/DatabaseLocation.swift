@@ -99,7 +99,7 @@ public enum DatabaseLocation: Sendable, Equatable {
 }
 
 /// A PostgreSQL server and database, with the password found for them and the pool's settings.
-public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var host: String
     public var port: Int = 5432
     public var user: String
@@ -131,10 +131,12 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             acquireTimeout: acquireTimeout)
     }
 
-    /// `user@host:port/database`, never the password: what logs and messages show.
+    /// `user@host:port/database`, never the password: what logs and messages show, dumped or reflected too.
     public var description: String {
         "\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
     }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 
     /// What follows `postgres://`: `[user[:password]@]host[:port]/database[?sslmode=MODE]`, each part
     /// percent-encoded as libpq reads it.

@@ -5,7 +5,7 @@ import SGDelivery
 import SGLDAP
 
 /// sgserver's start-up settings, from its flags and the environment.
-public struct ServerSettings: Sendable {
+public struct ServerSettings: Sendable, HoldsSecrets {
     public var host: String
     public var port: Int
     public var database: DatabaseLocation
@@ -34,6 +34,13 @@ public struct ServerSettings: Sendable {
     public var delivery: DeliverySettings
     /// Settings that work but deserve a line in the log.
     public var warnings: [String]
+    /// What the server serves at `/`: the web app embedded in the binary, a folder's files (SG_WEB_ROOT, to work on
+    /// the app), or nothing (SG_WEB_APP=off).
+    public var webApp: WebApp = .embedded
+
+    public enum WebApp: Sendable, Equatable {
+        case embedded, folder(String), off
+    }
 
     /// `flags` are keyed by their environment variable's name, as `SettingsResolver` takes them.
     public static func resolve(flags: [String: String?], environment: [String: String]) throws(SettingsProblems) -> ServerSettings {
@@ -103,13 +110,30 @@ public struct ServerSettings: Sendable {
 
         let delivery = settings.deliverySettings()
 
-        return try settings.checked(ServerSettings(
+        var webApp = ServerSettings.WebApp.embedded
+        switch settings.text("SG_WEB_APP") ?? "on" {
+        case "on": break
+        case "off": webApp = .off
+        case let other: settings.problem("\(settings.label("SG_WEB_APP")) '\(other)' is not on or off")
+        }
+        if let root = settings.text("SG_WEB_ROOT") {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root + "/index.html", isDirectory: &isFolder), !isFolder.boolValue {
+                webApp = .folder(root)
+            } else {
+                settings.problem("\(settings.label("SG_WEB_ROOT")) '\(root)' is not a folder with the web app's index.html (clients/web)")
+            }
+        }
+
+        var resolved = try settings.checked(ServerSettings(
             host: host, port: port, database: database,
             sessionLifetimes: SessionLifetimes(access: Double(accessMinutes) * 60, refresh: Double(refreshDays) * 86_400),
             logLevel: logLevel, logFormat: logFormat, metricsAddress: metricsAddress,
             loginLimits: loginLimits, loginChecks: loginChecks, writesPerMinute: writesPerMinute, idleTimeout: idleTimeout, bodyTimeout: bodyTimeout, maxConnections: maxConnections,
             trustedProxies: trustedProxies, ldap: ldap, delivery: delivery,
             warnings: settings.warnings))
+        resolved.webApp = webApp
+        return resolved
     }
 
     public enum LogFormat: String, Sendable {

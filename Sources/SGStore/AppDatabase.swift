@@ -702,14 +702,16 @@ extension AppDatabase {
     }
 
     /// The core's services over this database, as both binaries use them.
-    public func services(clock: any NowProvider = SystemClock(), retryPolicy: RetryPolicy = RetryPolicy()) -> CoreServices {
+    public func services(
+        clock: any NowProvider = SystemClock(), retryPolicy: RetryPolicy = RetryPolicy(), destinations: DestinationPolicy = .publicOnly
+    ) -> CoreServices {
         let people = PeopleService(store: peopleStore, clock: clock)
         return CoreServices(
             holidays: HolidayService(store: holidayStore, clock: clock), company: CompanyService(store: holidayStore, clock: clock),
             people: people, notices: NoticeService(store: noticeStore, clock: clock),
             devices: DeviceService(store: deviceStore, clock: clock), accounts: AccountService(store: accountStore, clock: clock),
             delivery: DeliveryService(store: outboxStore, clock: clock, policy: retryPolicy),
-            webhooks: WebhookService(store: webhookStore, clock: clock),
+            webhooks: WebhookService(store: webhookStore, clock: clock, destinations: destinations),
             passwords: PasswordService(store: passwordStore, hasher: BcryptPasswordHasher(), clock: clock),
             leaveTypes: LeaveTypeService(store: leaveTypeStore),
             absences: AbsenceService(store: absenceStore, people: people, clock: clock),

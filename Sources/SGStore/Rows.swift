@@ -94,14 +94,15 @@ enum Rows {
 
     // MARK: Requests
 
-    /// A request's columns, of the table aliased `r` (every query of requests names it so), with its type's name.
+    /// A request's columns, of the table aliased `r` (every query of requests names it so), with its type's name and
+    /// whether the type needs approval.
     static let requestColumns = """
         r.id, r.employee_id, r.leave_type_id, (SELECT name FROM leave_types WHERE id = r.leave_type_id), r.start_date, \
         r.end_date, r.starts_afternoon, r.ends_morning, r.halves, r.status, r.comment, r.created_at, r.updated_at, \
-        r.decided_by, r.decided_at
+        r.decided_by, r.decided_at, (SELECT needs_approval FROM leave_types WHERE id = r.leave_type_id)
         """
     /// How many columns `requestColumns` are: where the next selected column starts.
-    static let requestColumnCount: Int32 = 15
+    static let requestColumnCount: Int32 = 16
 
     /// The requests (aliased `r`) that hold their days: the statuses `HolidayStatus.holdsDays` names. Compared one by
     /// one, not as `IN (...)`: SQLite builds a temporary table for a list of three constants or more at every run of
@@ -127,7 +128,8 @@ enum Rows {
             startHalf: statement.bool(6) ? .afternoon : .morning, endHalf: statement.bool(7) ? .morning : .afternoon,
             duration: HalfDays(halves: statement.int(8)), status: try statement.status(9), comment: statement.text(10),
             createdAt: try statement.timestamp(11), updatedAt: try statement.timestamp(12),
-            decidedBy: statement.optionalText(13), decidedAt: try statement.optionalTimestamp(14))
+            decidedBy: statement.optionalText(13), decidedAt: try statement.optionalTimestamp(14),
+            typeNeedsApproval: statement.isNull(15) || statement.bool(15))
     }
 
     static func request(_ connection: SQLConnection, id: Int64) throws -> HolidayRequest? {

@@ -80,6 +80,12 @@ struct SGServer: AsyncParsableCommand {
     @Option(help: "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, for throttling logins per client [SG_TRUSTED_PROXIES, default none].")
     var trustedProxies: String?
 
+    @Option(help: "Serve the web app at /: on or off [SG_WEB_APP, default on].")
+    var webApp: String?
+
+    @Option(help: "Serve the web app's files from this folder, read at each request, instead of the embedded ones: for working on clients/web [SG_WEB_ROOT].")
+    var webRoot: String?
+
     @OptionGroup(title: "LDAP directory (with --directory ldap)")
     var ldap: LDAPOptions
 
@@ -102,6 +108,7 @@ struct SGServer: AsyncParsableCommand {
                     "SG_LOGIN_CHECKS_IN_FLIGHT": loginChecksInFlight, "SG_LOGIN_CHECKS_PER_ADDRESS": loginChecksPerAddress,
                     "SG_WRITES_PER_MINUTE": writesPerMinute, "SG_IDLE_TIMEOUT": idleTimeout, "SG_BODY_TIMEOUT": bodyTimeout,
                     "SG_MAX_CONNECTIONS": maxConnections, "SG_LOG_FORMAT": logFormat, "SG_METRICS_ADDRESS": metricsAddress,
+                    "SG_WEB_APP": webApp, "SG_WEB_ROOT": webRoot,
                 ].merging(ldap.flags) { flag, _ in flag }.merging(delivery.flags) { flag, _ in flag }.merging(database.flags) { flag, _ in flag },
                 environment: environment)
         } catch {
@@ -153,24 +160,41 @@ struct SGServer: AsyncParsableCommand {
                 resetThrottle: LoginThrottle(limits: settings.loginLimits, counting: "password-reset attempts"),
                 passwordChecks: PasswordCheckLimit(limits: settings.loginChecks),
                 writeLimit: WriteRateLimit(perMinute: settings.writesPerMinute),
-                metrics: settings.metricsAddress == nil ? nil : ServerMetrics())
+                metrics: settings.metricsAddress == nil ? nil : ServerMetrics(), destinations: settings.delivery.destinations,
+                webApp: {
+                    switch settings.webApp {
+                    case .embedded: .embedded
+                    case .folder(let path): .folder(path)
+                    case .off: WebAppSource.none
+                    }
+                }())
             let worker = try await deliveryWorker(
                 settings.delivery, database: database, logger: logger, metrics: services.metrics?.metricsFactory)
             var feedLogger = Logger(label: "sgserver.feeds")
             feedLogger.logLevel = settings.logLevel
             let feeds = CompanyFeedRefresher(
-                feeds: services.feeds, fetcher: FeedFetcher(configuration: FeedFetchConfiguration(caFile: settings.delivery.webhooks.caFile)),
+                feeds: services.feeds, fetcher: FeedFetcher(configuration: FeedFetchConfiguration(
+                    caFile: settings.delivery.webhooks.caFile, destinations: settings.delivery.destinations)),
                 logger: feedLogger)
+            let limits = connectionLimits(settings, logger: logger)
             let app = buildApplication(
-                configuration: ServerConfiguration(
-                    host: settings.host, port: settings.port, limits: connectionLimits(settings, logger: logger)),
+                configuration: ServerConfiguration(host: settings.host, port: settings.port, limits: limits),
                 services: services, logger: logger)
-            say("sgserver listening on http://\(settings.host):\(settings.port) (database \(settings.database.shown), directory \(services.sessions.directory.kind))")
+            let shownHost = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+            say("sgserver listening on http://\(shownHost):\(settings.port) (database \(settings.database.shown), directory \(services.sessions.directory.kind))")
+            if settings.webApp != .off { say("The web app: http://\(shownHost == "0.0.0.0" ? "127.0.0.1" : shownHost):\(settings.port)/") }
             // A group stops its services in reverse order: the server stops taking requests first, then the worker
             // finishes the sends under way.
-            var running: [any Service] = [worker, feeds, app]
+            var running: [any Service] = [
+                NamedService("delivery worker", worker), NamedService("feed refresher", feeds), NamedService("API", app),
+            ]
             if let address = settings.metricsAddress, let metrics = services.metrics {
-                running.append(buildMetricsApplication(host: address.host, port: address.port, metrics: metrics, services: services, logger: logger))
+                running.append(NamedService("metrics", buildMetricsApplication(
+                    host: address.host, port: address.port, metrics: metrics, services: services,
+                    limits: ConnectionLimits(
+                        idleTimeout: limits.idleTimeout, bodyTimeout: limits.bodyTimeout,
+                        maximumConnections: min(limits.maximumConnections, ConnectionLimits.metricsConnections)),
+                    logger: logger)))
                 say("metrics on http://\(address.host.contains(":") ? "[\(address.host)]" : address.host):\(address.port)/metrics")
             }
             let group = ServiceGroup(configuration: .init(
@@ -218,6 +242,20 @@ func connectionLimits(_ settings: ServerSettings, logger: Logger) -> ConnectionL
     ])
     return ConnectionLimits(
         idleTimeout: .seconds(settings.idleTimeout), bodyTimeout: .seconds(settings.bodyTimeout), maximumConnections: maximum)
+}
+
+/// A service under a name of its own: the service group logs each service it runs, and a service's default
+/// description is every stored property, configuration and its secrets included.
+struct NamedService<Wrapped: Service>: Service, CustomStringConvertible {
+    let description: String
+    let wrapped: Wrapped
+
+    init(_ name: String, _ wrapped: Wrapped) {
+        description = name
+        self.wrapped = wrapped
+    }
+
+    func run() async throws { try await wrapped.run() }
 }
 
 /// Writes a line to standard output at once (unbuffered), so it shows promptly under `make` or in a log file.

@@ -87,8 +87,8 @@ extension DTO {
         }
     }
 
+    /// Liveness says only that the server runs: which migrations it has is no one's business but the operator's.
     struct Health: Encodable {
         let status: String
-        let schema: [String]
     }
 }

@@ -12,6 +12,7 @@ extension DTO {
         let createdAt: String
         @Nullable var disabledAt: String?
         @Nullable var disabledReason: String?
+        let privateDetails: Bool
 
         init(_ subscription: WebhookSubscription, showSecret: Bool) {
             id = subscription.id
@@ -22,6 +23,7 @@ extension DTO {
             createdAt = Timestamp.format(subscription.createdAt)
             disabledAt = subscription.disabledAt.map(Timestamp.format)
             disabledReason = subscription.disabledReason
+            privateDetails = subscription.privateDetails
         }
     }
 

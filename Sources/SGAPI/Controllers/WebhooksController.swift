@@ -12,6 +12,8 @@ struct WebhooksController {
         let format: WebhookFormat?
         /// Plain http to a host other than this machine's loopback.
         let allowInsecure: Bool?
+        /// Private leave types named in the messages, with comments and notes.
+        let privateDetails: Bool?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
@@ -19,6 +21,7 @@ struct WebhooksController {
             events = try container.decode([DeliveryEvent].self, forKey: AnyKey("events"))
             format = try container.optional(WebhookFormat.self, "format")
             allowInsecure = try container.optional(Bool.self, "allowInsecure")
+            privateDetails = try container.optional(Bool.self, "privateDetails")
         }
     }
 
@@ -35,7 +38,9 @@ struct WebhooksController {
             let admin = try context.requireAdmin()
             let body = try await JSON.decode(NewWebhook.self, from: request, context: context)
             let created = try await services.webhooks.add(
-                WebhookDraft(url: body.url, events: body.events, format: body.format, allowInsecure: body.allowInsecure),
+                WebhookDraft(
+                    url: body.url, events: body.events, format: body.format, allowInsecure: body.allowInsecure,
+                    privateDetails: body.privateDetails),
                 by: admin.actor)
             return try JSON.response(DTO.WebhookBody(created, showSecret: true), status: .created)
         }

@@ -116,9 +116,14 @@ public struct AbsenceService: Sendable {
         let path = CalendarFeed.path(secret: secret)
         let now = clock.now()
         return try await store.write { tx in
-            if try tx.calendarFeeds(employeeID: employeeID).count >= CalendarFeed.maximumPerEmployee {
+            let feeds = try tx.calendarFeeds(employeeID: employeeID)
+            if feeds.count >= CalendarFeed.maximumPerEmployee {
                 throw SGError.conflict(
                     "You already have \(CalendarFeed.maximumPerEmployee) calendar feeds; revoke one you no longer use first.")
+            }
+            if kind == .company, feeds.count(where: { $0.kind == .company }) >= CalendarFeed.maximumCompanyPerEmployee {
+                throw SGError.conflict(
+                    "You already have \(CalendarFeed.maximumCompanyPerEmployee) company calendar feeds; revoke one you no longer use first.")
             }
             let feed = try tx.insertCalendarFeed(employeeID: employeeID, kind: kind, secretDigest: digest, at: now)
             return (feed, path, try tx.deliveryConfiguration().link(path))

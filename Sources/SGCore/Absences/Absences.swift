@@ -147,6 +147,9 @@ public struct CalendarFeed: Sendable, Equatable {
     public static let secretPrefix = "sgc_"
     /// At most this many live feeds per employee.
     public static let maximumPerEmployee = 10
+    /// Of which at most this many company feeds: each is everyone's absences behind one secret, a phone and a
+    /// computer's calendar apps need no more.
+    public static let maximumCompanyPerEmployee = 2
 
     public static func path(secret: String) -> String { "/ical/\(secret).ics" }
 }

@@ -145,6 +145,8 @@ public struct AccountService: Sendable {
     private static func deactivate(_ tx: any AccountWriting, _ employeeID: Int64, at now: Date) throws {
         try tx.deactivate(employeeID: employeeID, at: now)
         try tx.endSessions(employeeID: employeeID)
+        try tx.revokeCalendarFeeds(employeeID: employeeID)
+        try tx.endDelegations(involving: employeeID)
     }
 
     /// Someone must be left to administer the company: `employee`, an active admin about to stop being one, must

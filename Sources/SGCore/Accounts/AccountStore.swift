@@ -33,6 +33,10 @@ public protocol AccountWriting: AccountReading, TeamAssigning, FoldedCopiesWriti
     func reactivate(employeeID: Int64) throws
     /// Ends every session of the employee, and with them their tokens.
     func endSessions(employeeID: Int64) throws
+    /// Revokes every calendar feed of the employee: a secret address must not come back to life with the account.
+    func revokeCalendarFeeds(employeeID: Int64) throws
+    /// Ends the delegations the employee gave as an approver or holds as a substitute.
+    func endDelegations(involving employeeID: Int64) throws
 }
 
 public typealias AccountStore = TransactionalStore<any AccountReading, any AccountWriting>

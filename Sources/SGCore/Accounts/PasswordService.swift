@@ -2,7 +2,9 @@ import Foundation
 
 /// Local passwords: a reset through a link sent by e-mail, a change by the logged-in employee, and one set by an
 /// operator. Every new password obeys `PasswordRules`; every change ends the employee's sessions (a change by its
-/// owner keeps the session that made it) and their unused reset links.
+/// owner keeps the session that made it) and their unused reset links. A reset and an operator's new password also
+/// revoke the employee's calendar feeds, whose addresses whoever held the account may have copied; the owner's own
+/// change keeps them.
 ///
 /// When the company directory keeps the passwords (LDAP), none of this applies: each use case answers
 /// `SGError.passwordHeldByDirectory`, with the company's own page when one is configured.
@@ -78,9 +80,17 @@ public struct PasswordService: Sendable {
             throw SGError.invalid(
                 field: "login", message: "a username or e-mail address of 1 to \(Self.maximumLoginLength) characters, no NUL")
         }
-        // Every request counts, not only failures: each may send an e-mail. Counted in one step with the check, so
-        // that a parallel burst cannot pass the check before the first is counted.
-        _ = try await resetThrottle?.reserve(username: trimmed, address: clientAddress)
+        // Every request counts, not only failures: each may send an e-mail. Counted per account, so that a username
+        // and an e-mail address for one account share one budget (the typed login only when it names no account);
+        // in one step with the check, so that a parallel burst cannot pass the check before the first is counted.
+        if let resetThrottle {
+            let accounts = try await store.read { tx in
+                try tx.accounts(login: trimmed, limit: Self.maximumAccountsPerRequest).named.map(\.employee.id)
+            }
+            let keys = accounts.isEmpty ? [trimmed] : accounts.map { "\u{0}account \($0)" }  // NUL: no typed login holds one
+            _ = try await resetThrottle.reserve(username: keys[0], address: clientAddress)
+            for key in keys.dropFirst() { _ = try await resetThrottle.reserve(username: key, address: nil) }
+        }
         let now = clock.now()
         // Made before knowing whether anyone gets it, so both ways do this work.
         let first = Self.makeResetToken()
@@ -144,6 +154,7 @@ public struct PasswordService: Sendable {
                   try tx.markResetTokenUsed(digest: digest, at: now) else { return false }
             try tx.setPasswordHash(employeeID: employeeID, hash)
             try tx.endSessions(employeeID: employeeID, keepingTokenDigest: nil)
+            try tx.revokeCalendarFeeds(employeeID: employeeID)
             try tx.deleteUnusedResetTokens(employeeID: employeeID)
             return true
         }
@@ -212,6 +223,7 @@ public struct PasswordService: Sendable {
         try await store.write { tx in
             try tx.setPasswordHash(employeeID: employeeID, hash)
             try tx.endSessions(employeeID: employeeID, keepingTokenDigest: nil)
+            try tx.revokeCalendarFeeds(employeeID: employeeID)
             try tx.deleteUnusedResetTokens(employeeID: employeeID)
         }
         return account.employee

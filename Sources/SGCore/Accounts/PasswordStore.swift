@@ -60,6 +60,8 @@ public protocol PasswordWriting: PasswordReading, OutboxWriting, AudienceReading
     /// Ends the employee's sessions, except the one the access token stored under `keepingTokenDigest` belongs to
     /// (the caller's own).
     func endSessions(employeeID: Int64, keepingTokenDigest: Data?) throws
+    /// Revokes the employee's calendar feeds: after a reset, whoever knew the password may have copied their addresses.
+    func revokeCalendarFeeds(employeeID: Int64) throws
     /// Runs `body` in a savepoint, then keeps what it wrote or, with `undo`, takes it back and leaves the rest of
     /// the transaction as it was.
     func savepoint(undo: Bool, _ body: () throws -> Void) throws

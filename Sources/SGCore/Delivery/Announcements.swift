@@ -36,43 +36,48 @@ public enum Announcements {
         let pushOn = !configuration.pushPlatforms.isEmpty
         guard configuration.emailEnabled || pushOn || !subscriptions.isEmpty, let owner = try ownerLookup() else { return }
         let link = configuration.link("/holidays/\(request.id)")
+        var recipients: [Recipient] = []
         if configuration.emailEnabled || pushOn {
-            var recipients: [Recipient] = []
             if actor.employeeID != owner.id, event != .holidayRequested, let person = try tx.recipient(employeeID: owner.id) {
                 recipients.append(person)
             }
             if event == .holidayRequested || event == .holidayCancelled || request.status == .approvedByManager {
                 recipients += try tx.recipients(employeeIDs: deciders.filter { $0 != owner.id && $0 != actor.employeeID })
             }
-            let isPrivate = pushOn && recipients.contains { $0.employeeID != owner.id } ? try tx.leaveTypeIsPrivate(id: request.leaveTypeID) : false
-            // The mail names no recipient: written once for the owner and once for all the deciders.
-            var mails: [Bool: HolidayMail.Text] = [:]
-            for person in recipients {
-                let toOwner = person.employeeID == owner.id
-                if configuration.emailEnabled, person.reachableByEmail {
-                    let mail = mails[toOwner] ?? HolidayMail(
-                        event: event, request: request, owner: owner, actor: actor, note: note, link: link, toOwner: toOwner).text
-                    mails[toOwner] = mail
-                    try tx.enqueue(
-                        OutboxDraft(
-                            channel: .email, event: event, employeeID: person.employeeID, address: person.email,
-                            recipientName: person.name, subject: mail.subject, body: mail.body),
-                        at: now)
-                }
-                if pushOn {
-                    let push = HolidayPush(
-                        event: event, request: request, owner: owner, actor: actor, note: note, toOwner: toOwner,
-                        isPrivate: isPrivate, language: person.language)
-                    try self.push(tx, push.notification, event: event, to: person, platforms: configuration.pushPlatforms, at: now)
-                }
+        }
+        // Only the owner reads a private type's name, comment and notes in a message; a webhook only when opted in.
+        let othersHear = recipients.contains { $0.employeeID != owner.id } || subscriptions.contains { !$0.privateDetails }
+        let isPrivate = othersHear ? try tx.leaveTypeIsPrivate(id: request.leaveTypeID) : false
+        let shown = request.shownToOthers(isPrivate: isPrivate)
+        let othersNote = isPrivate ? "" : note
+        // The mail names no recipient: written once for the owner and once for all the deciders.
+        var mails: [Bool: HolidayMail.Text] = [:]
+        for person in recipients {
+            let toOwner = person.employeeID == owner.id
+            if configuration.emailEnabled, person.reachableByEmail {
+                let mail = mails[toOwner] ?? HolidayMail(
+                    event: event, request: toOwner ? request : shown, owner: owner, actor: actor, note: toOwner ? note : othersNote,
+                    link: link, toOwner: toOwner).text
+                mails[toOwner] = mail
+                try tx.enqueue(
+                    OutboxDraft(
+                        channel: .email, event: event, employeeID: person.employeeID, address: person.email,
+                        recipientName: person.name, subject: mail.subject, body: mail.body),
+                    at: now)
+            }
+            if pushOn {
+                let push = HolidayPush(
+                    event: event, request: toOwner ? request : shown, owner: owner, actor: actor, note: toOwner ? note : othersNote,
+                    toOwner: toOwner, language: person.language)
+                try self.push(tx, push.notification, event: event, to: person, platforms: configuration.pushPlatforms, at: now)
             }
         }
-        guard !subscriptions.isEmpty else { return }
-        let payload = WebhookPayload(
-            type: event, timestamp: now,
-            data: .holiday(.init(request: .init(request), employee: .init(owner), actor: actor.name, note: note, link: link)))
-        let summary = HolidayMail(event: event, request: request, owner: owner, actor: actor, note: note, link: link, toOwner: false)
         for subscription in subscriptions {
+            let (request, note) = subscription.privateDetails ? (request, note) : (shown, othersNote)
+            let payload = WebhookPayload(
+                type: event, timestamp: now,
+                data: .holiday(.init(request: .init(request), employee: .init(owner), actor: actor.name, note: note, link: link)))
+            let summary = HolidayMail(event: event, request: request, owner: owner, actor: actor, note: note, link: link, toOwner: false)
             try tx.enqueue(
                 OutboxDraft(
                     channel: .webhook, event: event, webhookID: subscription.id, address: subscription.url,
@@ -170,7 +175,8 @@ struct HolidayMail {
         let whose = toOwner ? "Your \(kind.lowercased()) request" : "The \(kind.lowercased()) request of \(owner.fullName)"
         switch event {
         case .holidayRequested:
-            lines.append("\(owner.fullName) asks for \(request.leaveTypeID == LeaveType.holidayID ? "holidays" : kind.lowercased()) "
+            let what = request.isShownAsAbsence ? "time off" : request.leaveTypeID == LeaveType.holidayID ? "holidays" : kind.lowercased()
+            lines.append("\(owner.fullName) asks for \(what) "
                     + (request.period.isWholeDays ? "from \(request.startDate) to \(request.endDate)" : dates) + ": \(days).")
             if !request.comment.isEmpty { lines.append("Comment: \(request.comment)") }
             lines.append("It waits for your decision.")
@@ -262,7 +268,8 @@ public struct WebhookPayload: Encodable, Sendable {
         let employeeId: Int64
         let startDate: String
         let endDate: String
-        let leaveTypeId: Int64
+        /// Null for a private type shown as an absence.
+        let leaveTypeId: NullableID
         let leaveType: String
         let startHalf: DayHalf
         let endHalf: DayHalf
@@ -280,7 +287,7 @@ public struct WebhookPayload: Encodable, Sendable {
             employeeId = request.employeeID
             startDate = request.startDate.description
             endDate = request.endDate.description
-            leaveTypeId = request.leaveTypeID
+            leaveTypeId = NullableID(value: request.isShownAsAbsence ? nil : request.leaveTypeID)
             leaveType = request.leaveTypeName
             startHalf = request.startHalf
             endHalf = request.endHalf
@@ -291,6 +298,16 @@ public struct WebhookPayload: Encodable, Sendable {
             updatedAt = Timestamp.format(request.updatedAt)
             decidedBy = request.decidedBy
             decidedAt = request.decidedAt.map(Timestamp.format)
+        }
+    }
+
+    /// An id written as `null` when absent, where a synthesized `Encodable` would leave the key out.
+    struct NullableID: Encodable, Sendable {
+        let value: Int64?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            if let value { try container.encode(value) } else { try container.encodeNil() }
         }
     }
 

@@ -133,11 +133,16 @@ public struct DeliveryService: Sendable {
             guard !waiting.isEmpty else { return 0 }
             var asked: [Int64: [(request: HolidayRequest, owner: Employee)]] = [:]
             var contexts: [Int64: ApprovalContext] = [:]
+            var privateTypes: [Int64: Bool] = [:]
             for item in waiting {
                 let context = try contexts[item.owner.id] ?? tx.approvalContext(employeeID: item.owner.id, on: today)
                 contexts[item.owner.id] = context
+                let isPrivate = try privateTypes[item.request.leaveTypeID] ?? tx.leaveTypeIsPrivate(id: item.request.leaveTypeID)
+                privateTypes[item.request.leaveTypeID] = isPrivate
+                // The digest goes to others than the owner: a private type is an absence there, as in every message.
+                let shown = (request: item.request.shownToOthers(isPrivate: isPrivate), owner: item.owner)
                 for person in Approval.asked(for: item.request, context) where person.id != item.owner.id {
-                    asked[person.id, default: []].append(item)
+                    asked[person.id, default: []].append(shown)
                 }
             }
             var written = 0

@@ -39,8 +39,6 @@ struct HolidayPush {
     let actor: Actor
     let note: String
     let toOwner: Bool
-    /// The leave type is private: approvers read "Absence".
-    let isPrivate: Bool
     let language: Language
 
     var notification: PushNotification {
@@ -50,7 +48,7 @@ struct HolidayPush {
     private var es: Bool { language == .es }
 
     private var kind: String {
-        if isPrivate && !toOwner { return es ? "Ausencia" : "Absence" }
+        if request.isShownAsAbsence { return es ? "Ausencia" : "Absence" }
         guard es else { return request.kindInWords }
         switch request.leaveTypeID {
         case LeaveType.holidayID: return "Vacaciones"

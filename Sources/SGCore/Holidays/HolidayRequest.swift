@@ -18,13 +18,17 @@ public struct HolidayRequest: Sendable, Equatable {
     public var updatedAt: Date
     public var decidedBy: String?
     public var decidedAt: Date?
+    /// Whether the request's type needs approval (as the type says now): one that does not is decided by nobody but
+    /// the admins once it is approved.
+    public var typeNeedsApproval: Bool
 
     public init(
         id: Int64, employeeID: Int64, leaveTypeID: Int64 = LeaveType.holidayID, leaveTypeName: String = "holiday",
         startDate: CalendarDate, endDate: CalendarDate, startHalf: DayHalf = .morning, endHalf: DayHalf = .afternoon,
         duration: HalfDays, status: HolidayStatus, comment: String, createdAt: Date, updatedAt: Date, decidedBy: String?,
-        decidedAt: Date?
+        decidedAt: Date?, typeNeedsApproval: Bool = true
     ) {
+        self.typeNeedsApproval = typeNeedsApproval
         self.id = id
         self.employeeID = employeeID
         self.leaveTypeID = leaveTypeID
@@ -44,14 +48,49 @@ public struct HolidayRequest: Sendable, Equatable {
 
     public var period: LeavePeriod { LeavePeriod(unchecked: startDate, end: endDate, startHalf: startHalf, endHalf: endHalf) }
 
-    /// What people call the request in messages: "Holiday", "Sick leave", "Parental leave".
-    public var kindInWords: String { Self.kindInWords(leaveTypeID: leaveTypeID, leaveTypeName: leaveTypeName) }
+    /// Set on the copy `shownToOthers` makes of a request of a private leave type.
+    public private(set) var isShownAsAbsence = false
+
+    /// The request as anyone but its owner reads it in a message (e-mail, push, webhook): of a private leave type
+    /// (sick leave) only that it is an absence, without its type or comment. One rule for every channel.
+    public func shownToOthers(isPrivate: Bool) -> HolidayRequest {
+        guard isPrivate else { return self }
+        var shown = self
+        shown.leaveTypeName = "absence"
+        shown.comment = ""
+        shown.isShownAsAbsence = true
+        return shown
+    }
+
+    /// What people call the request in messages: "Holiday", "Sick leave", "Parental leave"; "Absence" for a private
+    /// type shown to others.
+    public var kindInWords: String {
+        isShownAsAbsence ? "Absence" : Self.kindInWords(leaveTypeID: leaveTypeID, leaveTypeName: leaveTypeName)
+    }
 
     /// `kindInWords` of a request of this leave type.
     public static func kindInWords(leaveTypeID: Int64, leaveTypeName: String) -> String {
         if leaveTypeID == LeaveType.holidayID { return "Holiday" }
         let name = leaveTypeName.prefix(1).uppercased() + leaveTypeName.dropFirst()
         return name.lowercased().hasSuffix("leave") ? name : name + " leave"
+    }
+}
+
+/// A request as `HolidayService.preview` says it would be made: its status (pending, or approved for a type that
+/// needs no approval), its working days in all and per year, the balances of the years it draws on with it held,
+/// and who would be asked to decide it. Nothing of it is written.
+public struct RequestPreview: Sendable {
+    public let request: HolidayRequest
+    public let daysByYear: [Int: HalfDays]
+    /// Empty for a type that does not draw on the allowance.
+    public let balancesAfter: [Balance]
+    public let approvers: [Employee]
+
+    public init(request: HolidayRequest, daysByYear: [Int: HalfDays], balancesAfter: [Balance], approvers: [Employee]) {
+        self.request = request
+        self.daysByYear = daysByYear
+        self.balancesAfter = balancesAfter
+        self.approvers = approvers
     }
 }
 

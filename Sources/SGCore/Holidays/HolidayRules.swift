@@ -14,6 +14,10 @@ public enum HolidayRules {
         guard let refusal = refusal(action, on: request, by: actor, today: today, approval: approval) else { return }
         switch refusal {
         case .decisionNotEntitled:
+            if action == .revert && !request.typeNeedsApproval {
+                throw SGError.forbidden(
+                    "Request \(request.id) is \(request.kindInWords.lowercased()), which needs no approval: only an admin can revert it.")
+            }
             throw SGError.forbidden(
                 "Only an approver of the requester's team, their substitute or an admin can \(action.rawValue) request \(request.id).")
         case .notVisible:
@@ -35,8 +39,14 @@ public enum HolidayRules {
     ) -> Refusal? {
         let isOwner = actor.employeeID == request.employeeID
         if action.isDecision {
-            // Someone not entitled hears "forbidden", whoever owns the request.
-            guard Approval.mayDecide(action, on: request, by: actor, approval) else { return isOwner ? .ownDecision : .decisionNotEntitled }
+            // Someone not entitled hears "forbidden" of a request they may read, and "not found" of one they may not,
+            // as of an id that does not exist: an approver learns nothing of other teams' requests.
+            guard Approval.mayDecide(action, on: request, by: actor, approval) else {
+                if isOwner { return .ownDecision }
+                return Approval.mayRead(holidaysOf: request.employeeID, by: actor, approval) ? .decisionNotEntitled : .notVisible
+            }
+            // A type that needs no approval (sick leave) was approved by no approver: only an admin takes it back.
+            if action == .revert && !request.typeNeedsApproval && !actor.isAdmin { return .decisionNotEntitled }
         } else if !Approval.mayRead(holidaysOf: request.employeeID, by: actor, approval) {
             return .notVisible
         } else if !isOwner && !actor.isAdmin {

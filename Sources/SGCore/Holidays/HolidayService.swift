@@ -93,6 +93,36 @@ public struct HolidayService: Sendable {
         }
     }
 
+    /// What a request would be if it were made now, without making it: the same checks as `create` (dates, overlap,
+    /// balance, cap) in the same kind of transaction, which is then rolled back. A client shows it before sending,
+    /// so that the count of working days and the balance after are the server's, never the client's guess.
+    public func preview(
+        for employeeID: Int64, period: LeavePeriod, leaveTypeID: Int64? = nil, comment: String, actor: Actor
+    ) async throws -> RequestPreview {
+        do {
+            _ = try await create(
+                for: employeeID, period: period, leaveTypeID: leaveTypeID, comment: comment, actor: actor
+            ) { tx, created in
+                guard let tx = tx as? any HolidayReading else { throw SGError.conflict("The store cannot preview a request.") }
+                let company = try tx.company()
+                let days = try tx.daysByYear(requestID: created.request.id)
+                let drawsOnAllowance = try tx.leaveType(id: created.request.leaveTypeID)?.drawsOnAllowance ?? false
+                let balances = drawsOnAllowance
+                    ? try days.keys.sorted().map { try Self.balance(tx, employeeID: employeeID, year: $0, company: company) } : []
+                throw PreviewMade(preview: RequestPreview(
+                    request: created.request, daysByYear: days, balancesAfter: balances, approvers: created.approvers))
+            }
+        } catch let made as PreviewMade {
+            return made.preview
+        }
+        throw SGError.conflict("The preview could not be made.")
+    }
+
+    /// Carries a preview out of the transaction it rolls back.
+    private struct PreviewMade: Error {
+        let preview: RequestPreview
+    }
+
     /// Refuses a request's days when a balance from its first year on is below zero with them held (they are
     /// already written): in a year it draws on, as "balance exceeded" with what remained before it; in a later
     /// year, whose carried-over days it took, as a conflict.

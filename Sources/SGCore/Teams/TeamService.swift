@@ -93,8 +93,9 @@ public struct TeamService: Sendable {
     public func delete(id: Int64, by actor: Actor) async throws {
         try Self.requireAdmin(actor)
         try await store.write { tx in
-            _ = try Self.existingTeam(tx, id)
+            let team = try Self.existingTeam(tx, id)
             try tx.deleteTeam(id: id)
+            for approver in team.approvers { try Self.endDelegationUnlessApprover(tx, approver.id) }
         }
     }
 
@@ -142,6 +143,7 @@ public struct TeamService: Sendable {
                 throw SGError.notFound("Employee \(employeeID) is not an approver of team \(teamID).")
             }
             try tx.setApprover(teamID: teamID, employeeID: employeeID, false)
+            try Self.endDelegationUnlessApprover(tx, employeeID)
             return try Self.existingTeam(tx, teamID)
         }
     }
@@ -208,6 +210,11 @@ public struct TeamService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// A delegation hands on what its approver decides: once they approve for no team, it ends.
+    static func endDelegationUnlessApprover(_ tx: any TeamWriting, _ employeeID: Int64) throws {
+        if try !tx.isApprover(employeeID: employeeID) { _ = try tx.deleteDelegation(approverID: employeeID) }
+    }
 
     static func requireAdmin(_ actor: Actor) throws {
         guard actor.isAdmin else { throw SGError.forbidden("Only an admin can manage teams.") }

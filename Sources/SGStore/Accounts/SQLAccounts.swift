@@ -182,4 +182,14 @@ struct SQLAccounts: AccountWriting {
     func endSessions(employeeID: Int64) throws {
         try connection.execute("DELETE FROM sessions WHERE employee_id = ?") { statement in statement.bind(1, employeeID) }
     }
+
+    func revokeCalendarFeeds(employeeID: Int64) throws {
+        try connection.execute("DELETE FROM calendar_feeds WHERE employee_id = ?") { statement in statement.bind(1, employeeID) }
+    }
+
+    func endDelegations(involving employeeID: Int64) throws {
+        try connection.execute("DELETE FROM delegations WHERE approver_id = ?1 OR substitute_id = ?1") { statement in
+            statement.bind(1, employeeID)
+        }
+    }
 }

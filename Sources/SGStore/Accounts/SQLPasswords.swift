@@ -125,6 +125,10 @@ struct SQLPasswords: PasswordWriting, SQLOutboxUser {
         }
     }
 
+    func revokeCalendarFeeds(employeeID: Int64) throws {
+        try connection.execute("DELETE FROM calendar_feeds WHERE employee_id = ?") { statement in statement.bind(1, employeeID) }
+    }
+
     func savepoint(undo: Bool, _ body: () throws -> Void) throws {
         try connection.execute("SAVEPOINT password_writes")
         do {

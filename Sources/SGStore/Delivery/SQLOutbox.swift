@@ -147,7 +147,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
 
     // MARK: Webhooks
 
-    private static let webhookColumns = "id, url, events, format, secret, created_at, disabled_at, disabled_reason"
+    private static let webhookColumns = "id, url, events, format, secret, created_at, disabled_at, disabled_reason, private_details"
 
     private func webhooks(where condition: String, _ bind: (SQLStatement) -> Void = { _ in }) throws -> [WebhookSubscription] {
         try connection.with("SELECT \(Self.webhookColumns) FROM webhooks WHERE \(condition) ORDER BY id") { statement in
@@ -161,7 +161,8 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
                     id: statement.int64(0), url: statement.text(1),
                     events: statement.text(2).split(separator: " ").compactMap { DeliveryEvent(rawValue: String($0)) },
                     format: format, secret: statement.text(4), createdAt: try statement.timestamp(5),
-                    disabledAt: try statement.optionalTimestamp(6), disabledReason: statement.optionalText(7)))
+                    disabledAt: try statement.optionalTimestamp(6), disabledReason: statement.optionalText(7),
+                    privateDetails: statement.bool(8)))
             }
             return found
         }
@@ -173,13 +174,18 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
         try webhooks(where: "id = ?") { $0.bind(1, id) }.first
     }
 
-    func insertWebhook(url: String, events: [DeliveryEvent], format: WebhookFormat, secret: String, at: Date) throws -> WebhookSubscription {
-        try connection.execute("INSERT INTO webhooks (url, events, format, secret, created_at) VALUES (?, ?, ?, ?, ?)") { statement in
+    func insertWebhook(
+        url: String, events: [DeliveryEvent], format: WebhookFormat, privateDetails: Bool, secret: String, at: Date
+    ) throws -> WebhookSubscription {
+        try connection.execute(
+            "INSERT INTO webhooks (url, events, format, secret, created_at, private_details) VALUES (?, ?, ?, ?, ?, ?)"
+        ) { statement in
             statement.bind(1, url)
             statement.bind(2, events.map(\.rawValue).joined(separator: " "))
             statement.bind(3, format.rawValue)
             statement.bind(4, secret)
             statement.bind(5, Timestamp.format(at))
+            statement.bind(6, privateDetails ? 1 : 0)
         }
         return try webhook(id: try connection.lastInsertedRowID)!
     }

@@ -286,7 +286,8 @@ struct SQLHolidayTransaction: HolidayTransaction {
         return HolidayRequest(
             id: id, employeeID: employeeID, leaveTypeID: type.id, leaveTypeName: type.name, startDate: period.start,
             endDate: period.end, startHalf: period.startHalf, endHalf: period.endHalf, duration: total, status: status,
-            comment: comment, createdAt: stored, updatedAt: stored, decidedBy: nil, decidedAt: nil)
+            comment: comment, createdAt: stored, updatedAt: stored, decidedBy: nil, decidedAt: nil,
+            typeNeedsApproval: type.needsApproval)
     }
 
     func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws {

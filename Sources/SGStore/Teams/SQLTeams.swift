@@ -185,8 +185,9 @@ struct SQLTeams: TeamWriting {
             teamID: teamID, twoStage: twoStage, approvers: approvers, away: away, substitutes: substitutes, admins: admins)
     }
 
-    /// Two indexed reads joined by UNION: written with the delegating approver compared inside the team subquery, the
-    /// subquery was correlated and SQLite scanned every employee (25 ms a call on 10,000 employees).
+    /// The same people `teamContext` names as deciders: the approver's own teams, and as a substitute the teams of an
+    /// active approver whose delegation runs. Two indexed reads joined by UNION: with the delegating approver compared
+    /// inside the team subquery, SQLite scanned every employee.
     func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64] {
         try connection.with(
             """
@@ -194,6 +195,7 @@ struct SQLTeams: TeamWriting {
             WHERE e.team_id IN (SELECT team_id FROM team_approvers WHERE employee_id = ?1) AND e.id != ?1
             UNION
             SELECT e.id FROM delegations d JOIN team_approvers a ON a.employee_id = d.approver_id
+            JOIN employees ap ON ap.id = d.approver_id AND ap.is_active = 1
             JOIN employees e ON e.team_id = a.team_id
             WHERE d.substitute_id = ?1 AND d.from_date <= ?2 AND d.until_date >= ?2 AND e.id != d.approver_id AND e.id != ?1
             ORDER BY 1
