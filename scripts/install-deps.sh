@@ -5,7 +5,7 @@ set -euo pipefail
 
 # slapd, ldap-utils and openssl: the LDAP tests run a throwaway slapd (scripts/ldap) with a test CA.
 # curl: scripts/api-check.sh talks to the server it starts (python3-venv is added there only when needed).
-packages=(libsqlite3-dev libldap2-dev libcurl4-openssl-dev liblz4-dev sqlite3 slapd ldap-utils openssl curl "$@")
+packages=(libsqlite3-dev libldap2-dev libcurl4-openssl-dev liblz4-dev zlib1g-dev sqlite3 slapd ldap-utils openssl curl "$@")
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

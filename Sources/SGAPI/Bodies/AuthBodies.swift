@@ -48,20 +48,21 @@ extension DTO {
         let message: String
     }
 
-    /// What a login and a refresh answer: `token` is the access token.
+    /// What a login and a refresh answer: `token` is the access token. `refreshToken` is null when it went into
+    /// the browser's cookie instead (`BrowserSession`).
     struct Token: Encodable {
         let token: String
         let tokenType = "Bearer"
         let expiresAt: String
-        let refreshToken: String
+        @Nullable var refreshToken: String?
         let refreshExpiresAt: String
         let sessionId: Int64
         let employee: EmployeeBody
 
-        init(_ issued: IssuedToken) {
+        init(_ issued: IssuedToken, refreshInCookie: Bool = false) {
             token = issued.token
             expiresAt = Timestamp.format(issued.expiresAt)
-            refreshToken = issued.refreshToken
+            refreshToken = refreshInCookie ? nil : issued.refreshToken
             refreshExpiresAt = Timestamp.format(issued.refreshExpiresAt)
             sessionId = issued.sessionID
             employee = EmployeeBody(issued.employee)

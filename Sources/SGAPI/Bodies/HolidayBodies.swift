@@ -169,6 +169,35 @@ extension AllowanceChange: JSONBody {
     }
 }
 
+extension DTO {
+    /// What a request would be, as `POST /v1/me/holidays/preview` answers: no id, nothing written.
+    struct Preview: JSONBody {
+        let preview: RequestPreview
+
+        func write(to json: inout JSONWriter) {
+            let request = preview.request
+            json.object { json in
+                json.key("approvers"); json.employeeRefs(preview.approvers)
+                json.key("balances"); json.array(preview.balancesAfter) { json, balance in json.value(balance) }
+                json.key("endDate"); json.value(request.endDate)
+                json.key("endHalf"); json.value(request.endHalf.rawValue)
+                json.key("leaveTypeId"); json.value(request.leaveTypeID)
+                json.key("leaveTypeName"); json.value(request.leaveTypeName)
+                json.key("startDate"); json.value(request.startDate)
+                json.key("startHalf"); json.value(request.startHalf.rawValue)
+                json.key("status"); json.value(request.status.rawValue)
+                json.key("workingDays"); json.value(request.duration)
+                json.key("workingDaysByYear")
+                json.object { json in
+                    for (year, days) in preview.daysByYear.sorted(by: { $0.key < $1.key }) {
+                        json.key(dynamic: String(year)); json.value(days)
+                    }
+                }
+            }
+        }
+    }
+}
+
 extension Balance: JSONBody {
     func write(to json: inout JSONWriter) {
         json.object { json in

@@ -6,11 +6,16 @@ import SGCore
 struct AuthController {
     let services: Services
 
+    /// Browsers keep a Secure cookie only over https, or from a loopback host (`make run`).
+    var secureCookies: Bool { true }
+
     struct LoginBody: Decodable {
         let username: String
         let password: String
         /// How the client names the device, shown in the list of sessions.
         let deviceName: String?
+        /// A browser's login: the refresh token goes into an HttpOnly cookie, never into the body.
+        let refreshCookie: Bool?
     }
 
     struct RefreshBody: Decodable {
@@ -46,13 +51,33 @@ struct AuthController {
                 services.metrics?.login(error)
                 throw error
             }
-            return try JSON.response(DTO.Token(issued))
+            guard body.refreshCookie == true else { return try JSON.response(DTO.Token(issued)) }
+            try BrowserSession.checkSameOrigin(request)
+            return try JSON.response(
+                DTO.Token(issued, refreshInCookie: true), headers: [.setCookie: BrowserSession.cookie(issued, secure: secureCookies)])
         }
 
-        /// Trades a refresh token, once, for a new access token and a new refresh token.
+        /// Trades a refresh token, once, for a new access token and a new refresh token: the body's, or with no body
+        /// the browser's cookie (from this origin only), which is then replaced.
         router.post("/v1/auth/refresh") { request, context in
-            let body = try await JSON.decode(RefreshBody.self, from: request, context: context)
-            return try JSON.response(DTO.Token(try await services.sessions.refresh(token: body.refreshToken)))
+            if let body = try await JSON.decodeIfPresent(RefreshBody.self, from: request, context: context) {
+                return try JSON.response(DTO.Token(try await services.sessions.refresh(token: body.refreshToken)))
+            }
+            guard let token = BrowserSession.refreshToken(in: request) else {
+                throw SGError.malformed("Send {\"refreshToken\": …}, or call from the web app, whose session cookie carries it.")
+            }
+            try BrowserSession.checkSameOrigin(request)
+            let issued: IssuedToken
+            do {
+                issued = try await services.sessions.refresh(token: token)
+            } catch let error as SGError {
+                // A cookie that no longer works is cleared, so the app asks for a login once, not at every load.
+                var response = ProblemMapping.from(error, logger: context.logger).response()
+                response.headers[.setCookie] = BrowserSession.clearedCookie(secure: secureCookies)
+                return response
+            }
+            return try JSON.response(
+                DTO.Token(issued, refreshInCookie: true), headers: [.setCookie: BrowserSession.cookie(issued, secure: secureCookies)])
         }
 
         /// Asks for a reset link by e-mail. The same 202 whether or not the login names anyone.
@@ -75,10 +100,12 @@ struct AuthController {
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        /// Ends the session of the token used for this call.
-        group.post("/auth/logout") { _, context in
+        /// Ends the session of the token used for this call, and clears a browser's session cookie.
+        group.post("/auth/logout") { request, context in
             if let token = context.token { try await services.sessions.logout(token: token) }
-            return Response(status: .noContent)
+            var headers = HTTPFields()
+            if BrowserSession.refreshToken(in: request) != nil { headers[.setCookie] = BrowserSession.clearedCookie(secure: secureCookies) }
+            return Response(status: .noContent, headers: headers)
         }
 
         /// The caller's sessions (logins on their devices), most recently used first.

@@ -84,5 +84,16 @@ struct MyHolidaysController {
                 return Self.answer(created, employee).response()
             }
         }
+
+        /// What `POST /me/holidays` with this body would make, without making it: the working days the server counts,
+        /// per year, the balances after, the status and who would decide; or the problem the request would get.
+        group.post("/me/holidays/preview") { request, context in
+            let employee = try context.requireEmployee()
+            let body = try await JSON.decode(NewHolidayBody.self, from: request, context: context)
+            let preview = try await services.holidays.preview(
+                for: employee.id, period: try body.period(), leaveTypeID: body.leaveTypeId, comment: body.comment ?? "",
+                actor: employee.actor)
+            return JSON.response(written: DTO.Preview(preview: preview))
+        }
     }
 }

@@ -1,0 +1,2 @@
+// The web app's entry point.
+document.getElementById("app").textContent = "SGEmployee";

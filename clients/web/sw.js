@@ -1,0 +1,2 @@
+// The service worker: offline copies and Web Push.
+self.addEventListener("install", () => self.skipWaiting());
