@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SGCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -56,7 +57,10 @@ public struct JSONLogHandler: LogHandler {
                 write(value, to: &json)
             }
         }
-        return json.utf8 + [UInt8(ascii: "\n")]
+        // C1 controls and bidirectional marks are escaped too, so a terminal that shows the log acts on none.
+        let bytes = json.utf8
+        guard !bytes.allSatisfy({ $0 < 0x80 }) else { return bytes + [UInt8(ascii: "\n")] }
+        return Array(TextRules.jsonWithEscapedControls(String(decoding: bytes, as: UTF8.self)).utf8) + [UInt8(ascii: "\n")]
     }
 
     private static func write(_ value: Logger.Metadata.Value, to json: inout JSONWriter) {

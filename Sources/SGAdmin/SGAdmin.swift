@@ -124,7 +124,8 @@ struct Output {
             let objects = rows.map { row in Dictionary(uniqueKeysWithValues: zip(columns, row)) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            out.bytes.append(contentsOf: (try? encoder.encode(objects)) ?? Data("[]".utf8))
+            let json = String(decoding: (try? encoder.encode(objects)) ?? Data("[]".utf8), as: UTF8.self)
+            out.bytes.append(contentsOf: TextRules.jsonWithEscapedControls(json).utf8)
             out.bytes.append(UInt8(ascii: "\n"))
         case .table:
             // The columns' widths first; each cell is made plain again as its line is written.

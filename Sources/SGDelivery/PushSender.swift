@@ -431,6 +431,7 @@ public struct PushSender: Sendable {
         // A later move of the same request replaces this one while it waits at the push service.
         if let request = notification.requestId { headers.append("Topic: request-\(request)") }
         let response = await lane.perform(post(subscription.endpoint, headers: headers, body: payload, guarded: true))
+        if let refused = response.refusedDestination { return .permanentFailure("Web Push: \(refused)") }
         guard response.completed else { return .temporaryFailure("Web Push: \(response.failure)") }
         let text = String(decoding: response.body.prefix(200), as: UTF8.self)
             .replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)

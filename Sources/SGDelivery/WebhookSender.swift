@@ -65,8 +65,10 @@ public struct WebhookSender: Sendable {
 
     /// 2xx delivered; 410 Gone ends the subscription; 408, 429 and 5xx are tried again (after Retry-After, when
     /// the endpoint says one), as are time-outs and connection failures; any other answer (a redirect, 4xx) is
-    /// final: the same request would get the same answer.
+    /// final: the same request would get the same answer. So is an address the destination policy refuses: it stays
+    /// refused until an operator allows it, and then retries the message.
     static func outcome(_ response: CurlResponse, at now: Date) -> DeliveryOutcome {
+        if let refused = response.refusedDestination { return .permanentFailure(refused) }
         guard response.completed else { return .temporaryFailure(response.failure) }
         let status = response.responseCode
         var reason = "HTTP \(status)"

@@ -13,6 +13,8 @@ struct APIHarness {
     /// Where logins are checked; nil: the fixture's local accounts.
     var directory: (any EmployeeDirectory)? = nil
     var sessionLifetimes = SessionLifetimes()
+    /// The stand-in receivers are on 127.0.0.1, which a webhook may name only when allowed.
+    var destinations = DestinationPolicy.testServers
 
     static func make(path: String? = nil, directory: (any EmployeeDirectory)? = nil) async throws -> APIHarness {
         APIHarness(fixture: try await Fixture.make(path: path), directory: directory)
@@ -21,7 +23,7 @@ struct APIHarness {
     var services: Services {
         Services(
             database: fixture.database, clock: fixture.clock, directory: directory ?? fixture.localAccounts,
-            sessionLifetimes: sessionLifetimes)
+            sessionLifetimes: sessionLifetimes, destinations: destinations)
     }
 
     func run(_ body: @escaping @Sendable (Client) async throws -> Void) async throws {

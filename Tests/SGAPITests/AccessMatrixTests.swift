@@ -45,16 +45,18 @@ import SGTestSupport
         Row(.get, "/v1/me",                                                         401, 200, 200, 200, 401),
         Row(.get, "/v1/me/holidays",                                                401, 200, 200, 200, 401),
         Row(.post, "/v1/me/holidays", body: Body.newHoliday,                        401, 201, 201, 201, 401),
+        Row(.post, "/v1/me/holidays/preview", body: Body.newHoliday,                401, 200, 200, 200, 401),
         Row(.get, "/v1/holidays",                                                   401, 403, 403, 200, 401, teams: Self.approvers(200)),
         Row(.get, "/v1/holidays/{pending}",                                         401, 200, 404, 200, 401, teams: Self.team(200)),
-        Row(.post, "/v1/holidays/{pending}/approve",                                401, 403, 403, 200, 401, teams: Self.team(200)),
-        Row(.post, "/v1/holidays/{pending}/reject", body: Body.reason,              401, 403, 403, 200, 401, teams: Self.team(200)),
+        // An approver of another team hears of another team's request what they hear of an id that does not exist.
+        Row(.post, "/v1/holidays/{pending}/approve",                                401, 403, 403, 200, 401, teams: Self.team(200, other: 404)),
+        Row(.post, "/v1/holidays/{pending}/reject", body: Body.reason,              401, 403, 403, 200, 401, teams: Self.team(200, other: 404)),
         // Without a reason: refused to anyone not entitled before the reason is looked at.
-        Row(.post, "/v1/holidays/{pending}/reject",                                 401, 403, 403, 422, 401, teams: Self.team(422)),
-        Row(.post, "/v1/holidays/{approved}/revert",                                401, 403, 403, 200, 401, teams: Self.team(200)),
-        // Nobody decides their own request, nor does their substitute.
-        Row(.post, "/v1/holidays/{maxPending}/approve",                             401, 403, 403, 200, 401),
-        Row(.post, "/v1/holidays/{maxPending}/reject", body: Body.reason,           401, 403, 403, 200, 401),
+        Row(.post, "/v1/holidays/{pending}/reject",                                 401, 403, 403, 422, 401, teams: Self.team(422, other: 404)),
+        Row(.post, "/v1/holidays/{approved}/revert",                                401, 403, 403, 200, 401, teams: Self.team(200, other: 404)),
+        // Nobody decides their own request, nor does their substitute, who may not read it.
+        Row(.post, "/v1/holidays/{maxPending}/approve",                             401, 403, 403, 200, 401, teams: Self.ownTeam),
+        Row(.post, "/v1/holidays/{maxPending}/reject", body: Body.reason,           401, 403, 403, 200, 401, teams: Self.ownTeam),
         // Cancelling stays the owner's and the admins'.
         Row(.post, "/v1/holidays/{pending}/cancel",                                 401, 200, 404, 200, 401, teams: Self.team(403)),
         Row(.post, "/v1/holidays/{approved}/cancel",                                401, 200, 404, 200, 401, teams: Self.team(403)),
@@ -145,6 +147,12 @@ import SGTestSupport
 
     /// The approver of alice's team and his running substitute answer `status`; the other team's approver as `other`.
     static func team(_ status: Int) -> [Caller: Int] { [.teamApprover: status, .substitute: status] }
+
+    /// The team's approver and substitute answer `status`, the other team's approver `other`.
+    static func team(_ status: Int, other: Int) -> [Caller: Int] { [.teamApprover: status, .substitute: status, .otherApprover: other] }
+
+    /// On max's own request: max decides nothing of his own, and neither sue nor olga may read it.
+    static let ownTeam: [Caller: Int] = [.teamApprover: 403, .substitute: 404, .otherApprover: 404]
 
     /// Every approver and substitute.
     static func approvers(_ status: Int) -> [Caller: Int] { [.teamApprover: status, .otherApprover: status, .substitute: status] }

@@ -138,6 +138,55 @@ import SGTestSupport
         }
     }
 
+    /// A feed's secret address is the account's: it ends with a deactivation (and stays ended after a
+    /// reactivation), with a used reset link and with a password an operator sets; the owner's own change keeps it.
+    @Test func feedsEndWithTheAccountsDeactivationAndItsPasswordReset() async throws {
+        let h = try await APIHarness.make()
+        let f = h.fixture
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            var alice = try await client.login("alice")
+            let first = try await Self.newFeed(client, alice, "personal")
+            #expect(try await client.call(.get, first.path).status == .ok)
+            #expect(try await client.call(.patch, "/v1/employees/\(f.alice.id)", token: admin, json: #"{"isActive":false}"#).status == .ok)
+            #expect(try await client.call(.patch, "/v1/employees/\(f.alice.id)", token: admin, json: #"{"isActive":true}"#).status == .ok)
+            expectProblem(try await client.call(.get, first.path), .notFound, "not-found")
+            #expect(try await f.count("calendar_feeds") == 0)
+
+            // The owner's own password change keeps a feed; an operator's new password ends it.
+            alice = try await client.login("alice")
+            let second = try await Self.newFeed(client, alice, "company")
+            let change = try JSONSerialization.data(withJSONObject: ["currentPassword": Fixture.password, "newPassword": "another-long-secret"])
+            #expect(try await client.call(.put, "/v1/me/password", token: alice, json: String(decoding: change, as: UTF8.self)).status == .noContent)
+            #expect(try await client.call(.get, second.path).status == .ok)
+            try await f.services.passwords.setPassword(username: "alice", to: "a-third-long-secret")
+            expectProblem(try await client.call(.get, second.path), .notFound, "not-found")
+
+            // A used reset link ends the feeds too.
+            // Without a public URL the mail carries the token itself, and feeds have no full address.
+            try await f.services.delivery.announce(DeliveryConfiguration(emailEnabled: true))
+            let third = try await Self.newFeed(client, try await client.login("alice", "a-third-long-secret"), "personal")
+            #expect(try await PasswordAPITests.request(client, "alice").status == .accepted)
+            let mail = try #require(try await PasswordAPITests.resetMails(f).last)
+            #expect(try await PasswordAPITests.confirm(client, try PasswordAPITests.token(in: mail), "a-fourth-long-secret").status == .noContent)
+            expectProblem(try await client.call(.get, third.path), .notFound, "not-found")
+        }
+    }
+
+    /// Each company feed is everyone's absences behind one secret: an employee keeps at most two.
+    @Test func anEmployeeMintsAtMostTwoCompanyFeeds() async throws {
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let alice = try await client.login("alice")
+            for _ in 0..<CalendarFeed.maximumCompanyPerEmployee { _ = try await Self.newFeed(client, alice, "company") }
+            let refused = try await client.call(.post, "/v1/me/calendar-feeds", token: alice, json: #"{"kind":"company"}"#)
+            expectProblem(refused, .conflict, "conflict")
+            #expect((refused.json["detail"] as? String)?.contains("2 company calendar feeds") == true)
+            _ = try await Self.newFeed(client, alice, "personal")
+            _ = try await Self.newFeed(client, try await client.login("bob"), "company")
+        }
+    }
+
     @Test(.enabled(if: ICalendarParser.shouldRun, "needs .venv (scripts/venv.sh)"))
     func feedsParseWithARealICalendarParser() async throws {
         try ICalendarParser.checkAvailable()

@@ -40,12 +40,15 @@ import SGTestSupport
     }
 
     /// The refresher as sgserver runs it, with the time-out short so the hanging feed costs a second.
-    static func refresher(_ h: APIHarness, timeout: TimeInterval = 1, maximumBytes: Int = 2 * 1024 * 1024) -> CompanyFeedRefresher {
+    static func refresher(
+        _ h: APIHarness, timeout: TimeInterval = 1, maximumBytes: Int = 2 * 1024 * 1024, destinations: DestinationPolicy = .testServers
+    ) -> CompanyFeedRefresher {
         var logger = Logger(label: "sgapi.tests.feeds")
         logger.logLevel = .critical
         return CompanyFeedRefresher(
             feeds: h.services.feeds,
-            fetcher: FeedFetcher(configuration: FeedFetchConfiguration(connectTimeout: 1, timeout: timeout, maximumBytes: maximumBytes)),
+            fetcher: FeedFetcher(configuration: FeedFetchConfiguration(
+                connectTimeout: 1, timeout: timeout, maximumBytes: maximumBytes, destinations: destinations)),
             logger: logger)
     }
 
@@ -187,6 +190,100 @@ import SGTestSupport
         // After a restart the copy is read from the database file.
         let reopened = try TestEngine.open(path: path.path)
         #expect(try await CompanyFeedService(store: reopened.companyFeedStore).items().map(\.title) == ["Winter party", "Old news"])
+        await server.shutdown()
+    }
+
+    /// Titles and summaries that carry markup escaped once, twice or inside CDATA: what every employee reads is text.
+    static let hostileRSS = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>Hostile &amp;lt;i&amp;gt;blog&amp;lt;/i&amp;gt;</title>
+          <item><title>&amp;lt;img src=x onerror=alert(1)&amp;gt;Escaped once</title><link>https://blog.example.com/1</link>
+            <pubDate>Sun, 01 Mar 2026 18:00:00 +0000</pubDate>
+            <description><![CDATA[&lt;b onmouseover=alert(2)&gt;bold&lt;/b&gt; in CDATA]]></description></item>
+          <item><title>&amp;amp;lt;script&amp;amp;gt;alert(3)&amp;amp;lt;/script&amp;amp;gt;Escaped twice</title>
+            <link>https://blog.example.com/2</link><pubDate>Sat, 28 Feb 2026 18:00:00 +0000</pubDate>
+            <description><![CDATA[<<img src=x>img src=x onerror=alert(4)> nested &#38;#60;svg onload=alert(5)&#38;#62;numeric]]></description></item>
+        </channel></rss>
+        """
+
+    /// Whether `text` holds what a browser would read as markup, a `<` that opens a tag, or a reference still to decode.
+    static func holdsMarkup(_ text: String) -> Bool {
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() where character == "<" {
+            if let next = characters.dropFirst(index + 1).first, next.isLetter || "/!?".contains(next) { return true }
+        }
+        return text.contains("&lt;") || text.contains("&gt;") || text.contains("&amp;")
+    }
+
+    @Test(.enabled(if: Venv.shouldRun, "needs .venv (scripts/venv.sh)"))
+    func escapedMarkupReachesTheFeedAndTheMainScreenAsText() async throws {
+        let server = try await TestFeedServer.start(files: ["/hostile.rss": Self.hostileRSS])
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            #expect(try await Self.put(client, admin, feeds: [server.url("/hostile.rss")]).status == .ok)
+            guard case .fetched = try #require(await Self.refresher(h).refreshDue().first?.refresh) else {
+                Issue.record("the hostile feed is still a feed")
+                return
+            }
+            let alice = try await client.login("alice")
+            let feed = try await client.call(.get, "/v1/company/feed", token: alice)
+            let home = try await client.call(.get, "/v1/home", token: alice)
+            let homeItems = try #require(home.json["feed"] as? [[String: Any]])
+            for items in [feed.items, homeItems] {
+                #expect(items.count == 2)
+                for item in items {
+                    for key in ["title", "summary", "source"] {
+                        let text = item[key] as? String ?? ""
+                        #expect(!Self.holdsMarkup(text), "\(key): \(text)")
+                    }
+                }
+            }
+            #expect(Self.titles(feed) == ["Escaped once", "Escaped twice"])
+            #expect(feed.items.first?["summary"] as? String == "bold in CDATA")
+            #expect(feed.items.first?["source"] as? String == "Hostile blog")
+        }
+        await server.shutdown()
+    }
+
+    /// A feed is a request the server makes on someone's behalf: it may not reach an internal address, directly or
+    /// through a redirect, unless allowed; the internal listener is never asked.
+    @Test(.enabled(if: Venv.shouldRun, "needs .venv (scripts/venv.sh)"))
+    func aFeedCannotMakeTheServerReachAnInternalAddress() async throws {
+        let listener = try await TestFeedServer.start(files: ["/secret": Self.rss.replacingOccurrences(of: "Summer party", with: "Internal secret")])
+        let server = try await TestFeedServer.start(
+            files: ["/blog.rss": Self.atom], routes: ["/moved": "redirect:\(listener.url("/secret"))"])
+        let h = try await APIHarness.make()
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            #expect(try await Self.put(client, admin, feeds: [server.url("/moved"), server.url("/blog.rss")]).status == .ok)
+            // Only the feed server's own address and port are allowed, as an admin would allow one internal host.
+            let allowed = try DestinationPolicy(parsing: "127.0.0.1:\(server.port)")
+            let outcomes = await Self.refresher(h, destinations: allowed).refreshDue()
+            #expect(outcomes.count == 2)
+            guard case .failed(let why) = try #require(outcomes.first?.refresh) else {
+                Issue.record("a redirect to an internal address is refused")
+                return
+            }
+            #expect(why.contains("127.0.0.1 is a loopback address") && why.contains("SG_ALLOWED_INTERNAL_ADDRESSES"), "\(why)")
+            guard case .fetched = try #require(outcomes.last?.refresh) else {
+                Issue.record("the allowed feed is fetched")
+                return
+            }
+            #expect(server.requests(to: "/moved").count == 1)
+            #expect(listener.requests(to: "/secret").isEmpty, "the internal listener was never asked")
+            let shown = try await client.call(.get, "/v1/company/feed", token: try await client.login("alice"))
+            #expect(Self.titles(shown) == ["New office"])
+            #expect(!String(decoding: shown.body, as: UTF8.self).contains("Internal secret"))
+
+            // With nothing allowed, as sgserver runs by default, not even the feed server is asked.
+            h.fixture.clock.set(h.fixture.clock.now().addingTimeInterval(31 * 60))
+            let strict = await Self.refresher(h, destinations: .publicOnly).refreshDue()
+            #expect(strict.count == 2)
+            #expect(strict.allSatisfy { if case .failed(let why) = $0.refresh { why.contains("loopback") } else { false } })
+            #expect(server.requests(to: "/blog.rss").count == 1, "refused before connecting")
+        }
+        await listener.shutdown()
         await server.shutdown()
     }
 }

@@ -112,6 +112,16 @@ import SGTestSupport
             #expect(try await Self.count(h, "SELECT COUNT(*) FROM holiday_requests") == 1)
             #expect(try await Self.count(h, "SELECT COUNT(*) FROM notices WHERE kind = 'personal'") == 0)
 
+            // The same JSON written with other white space and another key order is the same body.
+            let parsed = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+            let respelled = "{\n  " + parsed.keys.sorted(by: >).map { key in
+                "\"\(key)\" : " + String(decoding: try! JSONSerialization.data(withJSONObject: parsed[key]!, options: [.fragmentsAllowed]), as: UTF8.self)
+            }.joined(separator: ",\n  ") + "\n}"
+            #expect(respelled != body)
+            let third = try await client.call(.post, "/v1/me/holidays", token: alice, json: respelled, headers: [Self.key: "retry-1"])
+            #expect(third.status == .created && third.headers[Self.replayed] == "true" && third.body == first.body)
+            #expect(try await Self.count(h, "SELECT COUNT(*) FROM holiday_requests") == 1)
+
             // The same key with another body, or on another route, is a key reused: nothing is written.
             let other = Self.newRequest(h.fixture.day(14), h.fixture.day(16))
             let reused = try await client.call(.post, "/v1/me/holidays", token: alice, json: other, headers: [Self.key: "retry-1"])

@@ -170,8 +170,10 @@ import SGTestSupport
             expectProblem(reply, .serviceUnavailable, "unavailable")
             #expect((reply.json["detail"] as? String ?? "").contains("9999_from_the_future"), "\(reply.json)")
             #expect(reply.headers[.retryAfter] != nil)
-            // Liveness is unaffected.
-            #expect(try await APIHarness.Client(client: client).call(.get, "/v1/health").status == .ok)
+            // Liveness is unaffected, and tells anyone nothing of the schema.
+            let health = try await APIHarness.Client(client: client).call(.get, "/v1/health")
+            #expect(health.status == .ok)
+            #expect(String(decoding: health.body, as: UTF8.self) == #"{"status":"ok"}"#)
         }
     }
 }

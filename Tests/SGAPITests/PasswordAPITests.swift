@@ -247,6 +247,28 @@ import SGTestSupport
         }
     }
 
+    /// One account, however it is named: its username and its e-mail address share one budget of reset mails.
+    @Test func resetMailsAreCountedPerAccountNotPerTypedLogin() async throws {
+        let f = try await Fixture.make()
+        try await f.services.delivery.announce(DeliveryConfiguration(emailEnabled: true, publicURL: Self.publicURL))
+        let limits = LoginThrottle.Limits(perUsername: 2, perAddress: 100, window: 300)
+        let services = Services(
+            database: f.database, clock: f.clock, directory: f.localAccounts,
+            resetThrottle: LoginThrottle(limits: limits, clock: f.clock, counting: "password-reset attempts"))
+        let app = buildApplication(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), services: services)
+        try await app.test(.router) { raw in
+            let client = APIHarness.Client(client: raw)
+            #expect(try await Self.request(client, "alice").status == .accepted)
+            #expect(try await Self.request(client, "alice@example.com").status == .accepted)
+            expectProblem(try await Self.request(client, "Alice@Example.com"), .tooManyRequests, "too-many-attempts")
+            expectProblem(try await Self.request(client, "alice"), .tooManyRequests, "too-many-attempts")
+            #expect(try await Self.resetMails(f).filter { $0.draft.address == "alice@example.com" }.count == 2)
+            // Another account, and a login that names nobody, have budgets of their own.
+            #expect(try await Self.request(client, "bob@example.com").status == .accepted)
+            #expect(try await Self.request(client, "nobody-here").status == .accepted)
+        }
+    }
+
     @Test func aLinkUsedTwiceAtOnceSetsOnePassword() async throws {
         let path = TemporaryDatabasePath()
         defer { path.cleanUp() }

@@ -28,4 +28,15 @@ import Testing
         let line = TextLogHandler.line(time: 0, level: .error, label: "sgadmin", message: "m", source: "S", metadata: [:])
         #expect(line.hasSuffix(" error sgadmin: [S] m\n"), "\(line)")
     }
+
+    /// A feed's or a receiver's answer quoted in a line cannot drive the terminal that shows the log, nor forge a line.
+    @Test func controlCharactersFromOutsideAreShownEscaped() {
+        let hostile = "HTTP 500: \u{1B}]0;owned\u{07}\u{1B}[2J\nFAKE error sgserver: [x] all is well\r\u{9B}31m"
+        let line = TextLogHandler.line(
+            time: 0, level: .warning, label: "sgserver.delivery", message: "Delivery failed: \(hostile)", source: "S",
+            metadata: ["error": .string(hostile)])
+        #expect(line.filter { $0 == "\n" }.count == 1 && line.hasSuffix("\n"), "one line: \(line)")
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F || (0x80...0x9F).contains($0.value) })
+        #expect(line.contains("\\u{1b}]0;owned\\u{7}") && line.contains("\\u{a}FAKE") && line.contains("\\u{9b}31m"), "\(line)")
+    }
 }

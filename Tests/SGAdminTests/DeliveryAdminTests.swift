@@ -31,7 +31,7 @@ import SGTestSupport
         }
         #expect(try await f.count("webhooks") == 1)
         let list = try cli.run(["webhook", "list", "--format", "csv"])
-        #expect(list.stdout.hasPrefix("id,url,format,events,created_at,disabled_at,disabled_reason\r\n1,https://hooks.example.com/a,standard,holiday.requested holiday.approved,"))
+        #expect(list.stdout.hasPrefix("id,url,format,events,private_details,created_at,disabled_at,disabled_reason\r\n1,https://hooks.example.com/a,standard,holiday.requested holiday.approved,no,"))
         #expect(!list.stdout.contains("whsec_"))
 
         // A decision made from the host is announced like one made through the API. Both messages are written on
@@ -73,5 +73,29 @@ import SGTestSupport
 
         #expect(try cli.run(["webhook", "remove", "1"]).stdout == "Webhook 1 removed.\n")
         #expect(try await f.count("webhooks") == 0)
+    }
+
+    /// A receiver's answer kept as a message's last error cannot drive the operator's terminal through any format.
+    @Test func aReceiversAnswerIsShownEscapedInEveryFormat() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        f.clock.set(Date())
+        _ = try await f.services.webhooks.add(
+            WebhookDraft(url: "https://hooks.example.com/a", events: [.holidayRequested]), by: Fixture.operatorActor)
+        _ = try await f.service.createRequest(for: f.bob.id, start: f.weekday(14), end: f.weekday(14), comment: "", actor: f.bob.actor)
+        f.clock.set(Date().addingTimeInterval(1))
+        let hostile = "HTTP 400: \u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}1m line one\nline two"
+        for message in try await f.services.delivery.claim(owner: "test", limit: 10) {
+            try await f.services.delivery.record(.permanentFailure(hostile), for: message, owner: "test")
+        }
+        for format in ["table", "csv", "json"] {
+            let out = try cli.run(["outbox", "list", "--format", format]).stdout
+            #expect(!out.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" }, "\(format): \(out)")
+            #expect(out.contains("pwned"), "\(format): \(out)")
+        }
+        let csv = try cli.run(["outbox", "list", "--format", "csv"]).stdout
+        #expect(csv.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{9b}1m line one\nline two"), "line breaks stay in a quoted cell: \(csv)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import SGAPI
 import SGCore
 import SGStore
 import SGTestSupport
@@ -169,6 +170,45 @@ final class LiveServer: @unchecked Sendable {
         #expect(tooNew.status == 1)
         #expect(tooNew.stderr.contains("newer version"), "\(tooNew.stderr)")
         #expect(try cli.run(["check"]).status == 0)
+    }
+
+    /// Whether the server has closed `fd` within `seconds`: a read that ends (0) or fails.
+    static func closedByServer(_ fd: Int32, within seconds: Double) -> Bool {
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var byte: UInt8 = 0
+        let got = read(fd, &byte, 1)
+        return got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    /// The metrics listener keeps the API's limits: an idle connection is closed after the idle time-out, and past
+    /// its cap further connections are closed as soon as they are accepted.
+    @Test func theMetricsListenerClosesIdleConnectionsAndCapsThem() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        _ = try await Fixture.make(path: path.path)
+        let metricsPort = freePort()
+        let server = try LiveServer(database: path.path, environment: ["SG_METRICS_ADDRESS": "127.0.0.1:\(metricsPort)", "SG_IDLE_TIMEOUT": "1"])
+        defer { server.stop() }
+        let started = Date()
+        while !canConnect(port: metricsPort), Date().timeIntervalSince(started) < 10 { usleep(50_000) }
+        let idle = try #require(connectedLoopbackSocket(port: metricsPort))
+        defer { close(idle) }
+        #expect(Self.closedByServer(idle, within: 4), "an idle connection is closed after SG_IDLE_TIMEOUT")
+
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for _ in 0..<(ConnectionLimits.metricsConnections + 4) {
+            if let fd = connectedLoopbackSocket(port: metricsPort) { held.append(fd) }
+        }
+        // Every connection past the cap is closed at once (well within the one-second idle time-out); those within it
+        // stay open until their time-out.
+        var polled = held.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let deadline = Date().addingTimeInterval(0.4)
+        while Date() < deadline { _ = poll(&polled, nfds_t(polled.count), 50) }
+        let closedAtOnce = polled.filter { $0.revents & Int16(POLLIN | POLLHUP) != 0 }.count
+        #expect(held.count == ConnectionLimits.metricsConnections + 4)
+        #expect(closedAtOnce == 4, "\(closedAtOnce) of \(held.count) closed at once")
     }
 
     /// The metrics listener apart from the API's; readiness 503 once the database's disk is full.

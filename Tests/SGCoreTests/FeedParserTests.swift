@@ -127,7 +127,8 @@ import Testing
         #expect(FeedText.plain("<p>One</p><p>Two<br/>three</p>", maximum: 100) == "One Two three")
         #expect(FeedText.plain("<style>p { color: red }</style><SCRIPT type=x>evil()</SCRIPT>Safe", maximum: 100) == "Safe")
         #expect(FeedText.plain("a < b &amp;&amp; c > d", maximum: 100) == "a < b && c > d")
-        #expect(FeedText.plain("&lt;script&gt;x&lt;/script&gt;", maximum: 100) == "<script>x</script>", "decoded text stays text")
+        #expect(FeedText.plain("&lt;script&gt;x&lt;/script&gt;", maximum: 100) == "", "escaped markup is markup too: stripped")
+        #expect(FeedText.plain("&lt;b&gt;bold&lt;/b&gt;", maximum: 100) == "bold")
         #expect(FeedText.plain("  spaced \n\t out\u{7}\u{200B} ", maximum: 100) == "spaced out")
         #expect(FeedText.plain("<!-- hidden -->shown &unknown; &#65;", maximum: 100) == "shown &unknown; A")
         #expect(FeedText.plain(String(repeating: "word ", count: 100), maximum: 12) == "word word w…")
@@ -158,6 +159,51 @@ import Testing
         for bad in ["", "yesterday", "2026-02-30T00:00:00Z", "2026-01-02", "2026-01-02T25:00:00Z", "Fri, 32 Jan 2026 10:00:00 GMT",
                     "Fri, 02 Foo 2026 10:00:00 GMT", "2026-01-02T10:00:00+0100"] {
             #expect(FeedDate.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// Whether `text` holds what a browser would read as markup, a `<` that opens a tag, or a reference still to decode.
+    static func holdsMarkup(_ text: String) -> Bool {
+        let characters = Array(text)
+        for (index, character) in characters.enumerated() where character == "<" {
+            if let next = characters.dropFirst(index + 1).first, next.isLetter || "/!?".contains(next) { return true }
+        }
+        return text.contains("&lt;") || text.contains("&gt;") || text.contains("&amp;")
+    }
+
+    @Test func markupEscapedOnceTwiceOrInCDATAIsStrippedToo() throws {
+        let cases: [(xml: String, text: String)] = [
+            ("&amp;lt;img src=x onerror=alert(1)&amp;gt;Hello", "Hello"),
+            ("<![CDATA[&lt;b onmouseover=alert(1)&gt;bold&lt;/b&gt;]]>", "bold"),
+            ("&amp;amp;lt;script&amp;amp;gt;alert(1)&amp;amp;lt;/script&amp;amp;gt;after", "after"),
+            ("<![CDATA[<<img src=x>img src=x onerror=alert(1)>]]>", "< img src=x onerror=alert(1)>"),
+            ("&#38;#60;svg onload=alert(1)&#38;#62;numeric", "numeric"),
+            ("<![CDATA[&lt;!--&gt;&lt;img src=x onerror=alert(1)&gt;--&gt;tail]]>", "-->tail"),
+            ("&amp;lt;a href=&quot;javascript:alert(1)&quot;&amp;gt;link&amp;lt;/a&amp;gt;", "link"),
+            ("a &amp;lt; b and c &gt; d", "a < b and c > d"),
+        ]
+        for (xml, text) in cases {
+            let feed = try Self.parse("<rss version=\"2.0\"><channel><title>T</title><item><title>\(xml)</title><description>\(xml)</description></item></channel></rss>")
+            let item = try #require(feed.items.first)
+            #expect(item.title == text && item.summary == text, "\(xml) → \(item.title)")
+            #expect(!Self.holdsMarkup(item.title), "\(item.title)")
+        }
+    }
+
+    /// For any text, plain text is already plain: stripping it again changes nothing, and it holds no markup.
+    @Test func plainTextIsAFixedPointForAnyInput() {
+        let pieces = ["<", ">", "&", ";", "#", "/", "!", "?", "lt", "gt", "amp", "60", "x3C", "img", "b", " ", "a", "script", "--", "CDATA["]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<3000 {
+            var text = ""
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            for _ in 0..<(Int(state >> 59) + 4) {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                text += pieces[Int(state >> 33) % pieces.count]
+            }
+            let plain = FeedText.plain(text, maximum: 10_000)
+            #expect(FeedText.plain(plain, maximum: 10_000) == plain, "\(text) → \(plain)")
+            #expect(!Self.holdsMarkup(plain), "\(text) → \(plain)")
         }
     }
 }

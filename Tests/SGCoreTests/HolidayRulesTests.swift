@@ -78,10 +78,61 @@ import Testing
     @Test func anotherEmployeeDoesNotSeeTheRequest() {
         for status in HolidayStatus.allCases {
             #expect(outcome(.cancel, status, Self.stranger) == .notFound)
+            // Deciding a request one may not read is "not found", as for an id that does not exist.
             for action in [HolidayAction.approve, .reject, .revert] {
-                #expect(outcome(action, status, Self.stranger) == .forbidden)
+                #expect(outcome(action, status, Self.stranger) == .notFound)
             }
         }
+    }
+
+    /// A team with approver 5 (Paula) for the owner (1), and approver 6 (Quim) of another team.
+    static let paula = Actor(employeeID: 5, name: "paula", isAdmin: false)
+    static let quim = Actor(employeeID: 6, name: "quim", isAdmin: false)
+    static let oneStageTeam = ApprovalContext(
+        teamID: 9, twoStage: false,
+        approvers: [Employee(id: 5, username: "paula", name: "Paula", surname: "P", email: "", isAdmin: false, isActive: true)],
+        admins: [Employee(id: 2, username: "admin", name: "Ada", surname: "Admin", email: "", isAdmin: true, isActive: true)])
+
+    func decide(_ action: HolidayAction, _ request: HolidayRequest, _ actor: Actor) -> Outcome {
+        do {
+            try HolidayRules.check(action, on: request, by: actor, today: Self.today, approval: Self.oneStageTeam)
+            return .allowed
+        } catch SGError.forbidden {
+            return .forbidden
+        } catch SGError.notFound {
+            return .notFound
+        } catch SGError.wrongState {
+            return .wrongState
+        } catch {
+            return .conflict
+        }
+    }
+
+    @Test func aTypeWithoutApprovalIsRevertedByAdminsOnly() {
+        var sick = request(.approved)
+        sick.leaveTypeID = LeaveType.sickID
+        sick.leaveTypeName = "sick"
+        sick.typeNeedsApproval = false
+        #expect(decide(.revert, sick, Self.paula) == .forbidden, "the team's approver approved nothing")
+        #expect(!HolidayRules.allowedActions(on: sick, by: Self.paula, today: Self.today, approval: Self.oneStageTeam).contains(.revert))
+        #expect(decide(.revert, sick, Self.admin) == .allowed)
+        #expect(decide(.revert, request(.approved), Self.paula) == .allowed, "a holiday the approver approved they may revert")
+        do {
+            try HolidayRules.check(.revert, on: sick, by: Self.paula, today: Self.today, approval: Self.oneStageTeam)
+        } catch SGError.forbidden(let message) {
+            #expect(message.contains("needs no approval") && message.contains("only an admin"), "\(message)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func anApproverOfAnotherTeamHearsNotFound() {
+        for status in HolidayStatus.allCases {
+            for action in [HolidayAction.approve, .reject, .revert] {
+                #expect(decide(action, request(status), Self.quim) == .notFound, "\(action) from \(status)")
+            }
+        }
+        #expect(decide(.approve, request(.pending), Self.paula) == .allowed)
     }
 
     @Test func theOwnerCancelsAnApprovedHolidayOnlyBeforeItsFirstDay() {

@@ -270,10 +270,12 @@ struct DeliveryFixture: Sendable {
     }
 
     /// A subscription signed with the receiver's secret.
-    func subscribe(_ url: String, format: WebhookFormat = .standard) async throws -> WebhookSubscription {
+    func subscribe(_ url: String, format: WebhookFormat = .standard, privateDetails: Bool = false) async throws -> WebhookSubscription {
         let now = Date()
         return try await database.webhookStore.write { tx in
-            try tx.insertWebhook(url: url, events: DeliveryEvent.subscribable, format: format, secret: TestWebhookReceiver.secret, at: now)
+            try tx.insertWebhook(
+                url: url, events: DeliveryEvent.subscribable, format: format, privateDetails: privateDetails, secret: TestWebhookReceiver.secret,
+                at: now)
         }
     }
 
@@ -310,7 +312,8 @@ func running<T>(_ workers: [DeliveryWorker], _ body: () async throws -> T) async
 
 /// A worker polling every 50 ms.
 func worker(
-    _ delivery: DeliveryService, smtp: SMTPConfiguration?, webhooks: WebhookConfiguration = WebhookConfiguration(connectTimeout: 2, timeout: 4),
+    _ delivery: DeliveryService, smtp: SMTPConfiguration?,
+    webhooks: WebhookConfiguration = WebhookConfiguration(connectTimeout: 2, timeout: 4, destinations: .testServers),
     owner: String = DeliveryWorker.uniqueOwner(), lanes: Int = 4
 ) -> DeliveryWorker {
     DeliveryWorker(

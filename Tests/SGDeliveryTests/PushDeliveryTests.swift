@@ -121,6 +121,30 @@ struct PushDeliveryTests {
         await server.shutdown()
     }
 
+    @Test("a browser's endpoint on an internal address gets nothing unless allowed; the APNs and FCM APIs are the operator's and go")
+    func internalEndpointRefused() async throws {
+        let f = try await Self.fixture()
+        defer { f.cleanUp() }
+        let browser = try TestBrowser(name: "alice-intranet", folder: try PushKeys.shared.get().folder)
+        let server = try await TestPushServer.start(browsers: [browser])
+        try await Self.register(f, f.fixture.alice, ios: ["apns-alice-iphone"], web: [browser.subscription(server)])
+        let web = try await Self.enqueue(f, f.fixture.alice, token: DeviceRules.webToken(endpoint: browser.subscription(server).endpoint))
+        let ios = try await Self.enqueue(f, f.fixture.alice, token: "apns-alice-iphone")
+        var strict = try server.configuration()
+        strict.destinations = .publicOnly
+        try await running([pushWorker(try f.delivery(), push: strict)]) {
+            try await waitUntil(within: 30, "the web push refused, the iPhone's sent") {
+                let refused = try await f.message(web).status == .dead
+                let sent = try await f.message(ios).status == .sent
+                return refused && sent
+            }
+        }
+        #expect(try await f.message(web).lastError?.contains("127.0.0.1 is a loopback address") == true)
+        #expect(server.requests("webpush").isEmpty, "the push service stand-in was never asked for the browser")
+        #expect(server.requests("apns").count == 1)
+        await server.shutdown()
+    }
+
     @Test("a 404 that is not about the token (a wrong FCM project) keeps the device")
     func wrongProject() async throws {
         let f = try await Self.fixture()

@@ -123,7 +123,7 @@ final class TestPushServer: @unchecked Sendable {
                 keyFile: keys.apnsKeyFile, keyID: PushKeys.apnsKeyID, teamID: PushKeys.teamID, topic: PushKeys.topic, url: url("")),
             fcm: try FCMConfiguration(serviceAccountFile: accountFile, url: url("")),
             webPush: try WebPushConfiguration(keyFile: keys.vapidKeyFile, subject: PushKeys.subject),
-            caFile: try Harness.certificate.get().cert, connectTimeout: 2, timeout: timeout)
+            caFile: try Harness.certificate.get().cert, connectTimeout: 2, timeout: timeout, destinations: .testServers)
     }
 
     /// One JSON object per request received.

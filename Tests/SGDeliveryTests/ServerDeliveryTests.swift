@@ -22,6 +22,8 @@ struct ServerDeliveryTests {
             environment["SG_DATABASE"] = database
             environment["SG_PORT"] = String(port)
             environment["SG_LOG_LEVEL"] = "info"
+            // The stand-ins listen on 127.0.0.1: allowed, as an admin allows an internal receiver.
+            environment["SG_ALLOWED_INTERNAL_ADDRESSES"] = "127.0.0.1"
             for (key, value) in extra { environment[key] = value }
             let log = folder.appendingPathComponent("server.log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -75,6 +77,84 @@ struct ServerDeliveryTests {
             }
             if ownsFolder { try? FileManager.default.removeItem(at: folder) }
         }
+    }
+
+    /// The base64 lines of a PEM file: what would show of the key if any of it reached a log.
+    static func keyLines(_ pem: String) -> [String] {
+        pem.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("-----") && $0.count >= 16 }
+    }
+
+    @Test("a debug log of a server with every secret set holds none of them, nor any token it handed out")
+    func debugLogHoldsNoSecret() async throws {
+        let smtp = try await TestSMTPServer.start()
+        let push = try await TestPushServer.start()
+        let receiver = try await TestWebhookReceiver.start(routes: ["/hooks": "ok"])
+        let folder = try Harness.temporaryFolder("sg-secrets")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let passwordFile = folder.appendingPathComponent("smtp-password")
+        try (TestSMTPServer.password + "\n").write(to: passwordFile, atomically: true, encoding: .utf8)
+        let keys = try PushKeys.shared.get()
+        let server = try await offload {
+            try Server(environment: [
+                "SG_LOG_LEVEL": "trace",
+                "SG_SMTP_URL": smtp.url, "SG_SMTP_USER": TestSMTPServer.user, "SG_SMTP_PASSWORD_FILE": passwordFile.path,
+                "SG_MAIL_FROM": "SGEmployee <noreply@sgemployee.test>", "SG_TLS_CA_FILE": try Harness.certificate.get().cert,
+                "SG_PUBLIC_URL": "https://holidays.example.com", "SG_DELIVERY_POLL_MS": "50",
+                "SG_APNS_KEY_FILE": keys.apnsKeyFile, "SG_APNS_KEY_ID": PushKeys.apnsKeyID, "SG_APNS_TEAM_ID": PushKeys.teamID,
+                "SG_APNS_TOPIC": PushKeys.topic, "SG_APNS_URL": push.url(""),
+                "SG_FCM_SERVICE_ACCOUNT_FILE": push.accountFile, "SG_FCM_URL": push.url(""),
+                "SG_VAPID_PRIVATE_KEY_FILE": keys.vapidKeyFile, "SG_VAPID_SUBJECT": PushKeys.subject,
+            ])
+        }
+        // Tokens of every kind go through the server: a login and its refresh, a webhook's signing secret, a calendar
+        // feed's secret address, a reset link, and messages sent with the SMTP password and the push keys.
+        let loginBody = try server.curl([
+            "-X", "POST", "http://127.0.0.1:\(server.port)/v1/auth/login", "-H", "Content-Type: application/json",
+            "-d", #"{"username":"admin","password":"admin-demo-2026"}"#,
+        ])
+        let login = try #require(try JSONSerialization.jsonObject(with: Data(loginBody.utf8)) as? [String: Any])
+        let access = try #require(login["token"] as? String)
+        let refresh = try #require(login["refreshToken"] as? String)
+        let refreshed = try server.curl([
+            "-X", "POST", "http://127.0.0.1:\(server.port)/v1/auth/refresh", "-H", "Content-Type: application/json",
+            "-d", #"{"refreshToken":"\#(refresh)"}"#,
+        ])
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(refreshed.utf8)) as? [String: Any])?["token"] as? String)
+        let hook = try server.curl([
+            "-X", "POST", "http://127.0.0.1:\(server.port)/v1/webhooks", "-H", "Authorization: Bearer \(token)",
+            "-H", "Content-Type: application/json",
+            "-d", #"{"url":"\#(receiver.url("/hooks"))","events":["notice.published"]}"#,
+        ])
+        let secret = try #require((try JSONSerialization.jsonObject(with: Data(hook.utf8)) as? [String: Any])?["secret"] as? String, "\(hook)")
+        let feed = try server.curl([
+            "-X", "POST", "http://127.0.0.1:\(server.port)/v1/me/calendar-feeds", "-H", "Authorization: Bearer \(token)",
+            "-H", "Content-Type: application/json", "-d", #"{"kind":"company"}"#,
+        ])
+        let feedPath = try #require((try JSONSerialization.jsonObject(with: Data(feed.utf8)) as? [String: Any])?["path"] as? String)
+        _ = try server.curl(["http://127.0.0.1:\(server.port)\(feedPath)"])
+        _ = try server.curl([
+            "-X", "POST", "http://127.0.0.1:\(server.port)/v1/notices", "-H", "Authorization: Bearer \(token)",
+            "-H", "Content-Type: application/json", "-d", #"{"title":"Secrets","body":"None in the log."}"#,
+        ])
+        _ = try server.curl([
+            "-X", "POST", "http://127.0.0.1:\(server.port)/v1/auth/password-reset", "-H", "Content-Type: application/json",
+            "-d", #"{"login":"alice"}"#,
+        ])
+        try await waitUntil(within: 30, server.output) { receiver.deliveries(to: "/hooks").count == 1 && smtp.messages.count >= 2 }
+        #expect(try await offload { server.stop() } == 0)
+        let log = server.output
+        #expect(log.contains(" debug ") || log.contains(" trace "), "the log is at debug level")
+        let resetToken = try #require(smtp.messages.compactMap { message -> String? in
+            guard let text = message["text"] as? String, let start = text.range(of: "sgr_") else { return nil }
+            return String(text[start.lowerBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
+        }.first, "a reset link was mailed")
+        let secrets = [TestSMTPServer.password, access, refresh, token, secret, String(secret.dropFirst(6)), feedPath, resetToken]
+            + Self.keyLines(try String(contentsOfFile: keys.apnsKeyFile, encoding: .utf8))
+            + Self.keyLines(try String(contentsOfFile: keys.vapidKeyFile, encoding: .utf8)) + Self.keyLines(keys.rsaKeyPEM)
+        for value in secrets { #expect(!log.contains(value), "the log holds \(value.prefix(12))…") }
+        await receiver.shutdown()
+        await push.shutdown()
+        await smtp.shutdown()
     }
 
     @Test("a request made through the API reaches the approver by e-mail with a link; SIGTERM still exits 0")
@@ -139,7 +219,7 @@ struct ServerDeliveryTests {
         let now = Date()
         let subscription = try await database.webhookStore.write { tx in
             try tx.insertWebhook(
-                url: receiver.url("/crash"), events: DeliveryEvent.subscribable, format: .standard,
+                url: receiver.url("/crash"), events: DeliveryEvent.subscribable, format: .standard, privateDetails: false,
                 secret: TestWebhookReceiver.secret, at: now).id
         }
         let id = try await database.outboxStore.write { tx -> Int64 in

@@ -46,6 +46,34 @@ struct WebhookDeliveryTests {
         await receiver.shutdown()
     }
 
+    @Test("a receiver on an internal address gets nothing unless allowed: the connection is refused, and why is recorded")
+    func internalReceiverRefused() async throws {
+        let f = try await DeliveryFixture.make()
+        defer { f.cleanUp() }
+        let receiver = try await TestWebhookReceiver.start(routes: ["/hooks": "ok"])
+        let subscription = try await f.subscribe(receiver.url("/hooks"))
+        let id = try await f.enqueue(f.webhook(subscription))
+        // As sgserver runs by default: no internal address allowed.
+        let strict = WebhookConfiguration(connectTimeout: 1, timeout: 2, destinations: .publicOnly)
+        try await running([worker(try f.delivery(), smtp: nil, webhooks: strict)]) {
+            try await waitUntil(within: 20) { try await f.message(id).lastError != nil }
+        }
+        let refused = try await f.message(id)
+        #expect(refused.status == .dead, "refused until an operator allows the address")
+        #expect(refused.lastError?.contains("127.0.0.1 is a loopback address") == true, "\(refused.lastError ?? "")")
+        #expect(refused.lastError?.contains("SG_ALLOWED_INTERNAL_ADDRESSES") == true)
+        #expect(receiver.deliveries.isEmpty, "nothing reached the receiver")
+        // Allowed by address and port, the same message goes.
+        let allowed = WebhookConfiguration(
+            connectTimeout: 1, timeout: 2, destinations: try DestinationPolicy(parsing: "127.0.0.1:\(receiver.port)"))
+        _ = try await f.services.delivery.retry(id: id)
+        try await running([worker(try f.delivery(), smtp: nil, webhooks: allowed)]) {
+            try await waitUntil(within: 20) { try await f.message(id).status == .sent }
+        }
+        #expect(receiver.deliveries(to: "/hooks").count == 1)
+        await receiver.shutdown()
+    }
+
     @Test("500 then 200: tried again with the same webhook-id and delivered")
     func retried() async throws {
         let f = try await DeliveryFixture.make()
@@ -129,7 +157,7 @@ struct WebhookDeliveryTests {
         var others: [Int64] = []
         for index in 0..<8 { others.append(try await f.enqueue(f.webhook(ok, body: #"{"n":\#(index)}"#))) }
         let timeout = 3.0
-        try await running([worker(try f.delivery(), smtp: nil, webhooks: WebhookConfiguration(connectTimeout: 1, timeout: timeout))]) {
+        try await running([worker(try f.delivery(), smtp: nil, webhooks: WebhookConfiguration(connectTimeout: 1, timeout: timeout, destinations: .testServers))]) {
             try await waitUntil(within: 20) { receiver.deliveries(to: "/ok").count == others.count }
             // All of them while the hanging request waited for its time-out.
             let hangStarted = try #require(receiver.deliveries(to: "/hang").first?["received_at"] as? Double)

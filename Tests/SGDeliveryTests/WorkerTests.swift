@@ -99,7 +99,7 @@ struct WorkerTests {
         let hung = try await f.enqueue(f.webhook(try await f.subscribe(receiver.url("/hang"))))
         let timeout = 2.0
         let shutdown = try await running(
-            [worker(try f.delivery(), smtp: nil, webhooks: WebhookConfiguration(connectTimeout: 1, timeout: timeout))]
+            [worker(try f.delivery(), smtp: nil, webhooks: WebhookConfiguration(connectTimeout: 1, timeout: timeout, destinations: .testServers))]
         ) { () async throws -> ContinuousClock.Instant in
             try await waitUntil(within: 20) { !receiver.deliveries.isEmpty }
             return ContinuousClock.now

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import SGCore
 import SGSettings
@@ -174,5 +175,38 @@ struct ServerSettingsTests {
         #expect(resolver.problems == ["SG_DATABASE / --database '/srv/sg.sqlite' is not a number between 1 and 9"])
         let found = resolver
         #expect(throws: SettingsProblems(messages: found.problems)) { _ = try found.checked(1) }
+    }
+}
+
+/// What the server logs of its settings: a configuration printed, interpolated, dumped or reflected shows no secret.
+@Suite("secrets in settings")
+struct SecretSettingsTests {
+    @Test("every secret setting stays out of the settings' descriptions")
+    func noSecretInAnyDescription() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sg-secret-settings-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let smtpPassword = "smtp-Secret-7Fq", bindPassword = "bind-Secret-9Zx", databasePassword = "db-Secret-3Kp"
+        try (smtpPassword + "\n").write(to: folder.appendingPathComponent("smtp"), atomically: true, encoding: .utf8)
+        try (bindPassword + "\n").write(to: folder.appendingPathComponent("bind"), atomically: true, encoding: .utf8)
+        let settings = try ServerSettings.resolve(flags: ServerSettingsTests.flags(), environment: [
+            "SG_DATABASE": "postgres://sg:\(databasePassword)@db.example.com/holidays",
+            "SG_SMTP_URL": "smtps://mail.example.com", "SG_SMTP_USER": "mailer", "SG_SMTP_PASSWORD_FILE": folder.appendingPathComponent("smtp").path,
+            "SG_MAIL_FROM": "hr@example.com",
+            "SG_DIRECTORY": "ldap", "SG_LDAP_URL": "ldaps://ldap.example.com", "SG_LDAP_BASE_DN": "dc=example,dc=com",
+            "SG_LDAP_BIND_DN": "cn=sg,dc=example,dc=com", "SG_LDAP_BIND_PASSWORD_FILE": folder.appendingPathComponent("bind").path,
+        ])
+        #expect(settings.delivery.smtp?.password == smtpPassword && settings.ldap?.bindPassword == bindPassword)
+        var dumped = ""
+        dump(settings, to: &dumped)
+        var dumpedParts = ""
+        dump(settings.delivery, to: &dumpedParts)
+        dump(settings.ldap, to: &dumpedParts)
+        dump(settings.database, to: &dumpedParts)
+        let shown = [
+            "\(settings)", String(reflecting: settings), dumped, dumpedParts, "\(settings.delivery.smtp as Any)", "\(settings.ldap as Any)",
+            "\(settings.database)", String(reflecting: settings.database), "\(settings.delivery)",
+        ].joined(separator: "\n")
+        for secret in [smtpPassword, bindPassword, databasePassword] { #expect(!shown.contains(secret), "\(secret) shown in \(shown)") }
     }
 }

@@ -191,7 +191,14 @@ import Testing
         await #expect(throws: SGError.self) {
             _ = try await f.services.webhooks.list(by: Actor(employeeID: f.alice.id, name: "alice", isAdmin: false))
         }
-        _ = try await f.services.webhooks.add(WebhookDraft(url: "http://127.0.0.1:8080/x", events: [.holidayApproved]), by: op)
+        // Internal addresses, and names that only look like this machine's, are refused unless allowed.
+        for url in ["http://127.0.0.1:8080/x", "http://127.attacker.example/x", "https://169.254.169.254/", "https://10.0.0.1/x"] {
+            await #expect(throws: SGError.self, "\(url)") {
+                _ = try await f.services.webhooks.add(WebhookDraft(url: url, events: [.holidayApproved]), by: op)
+            }
+        }
+        let allowing = f.database.services(clock: f.clock, destinations: try DestinationPolicy(parsing: "127.0.0.1:8080"))
+        _ = try await allowing.webhooks.add(WebhookDraft(url: "http://127.0.0.1:8080/x", events: [.holidayApproved]), by: op)
         _ = try await f.services.webhooks.add(
             WebhookDraft(url: "http://intranet.local/x", events: [.holidayApproved], allowInsecure: true), by: op)
         #expect(try await f.services.webhooks.list(by: op).count == 2)

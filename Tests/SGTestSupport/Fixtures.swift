@@ -94,3 +94,8 @@ extension AppDatabase {
         services(clock: clock).sessions(store: sessionStore, directory: directory, throttle: throttle)
     }
 }
+
+extension DestinationPolicy {
+    /// The stand-in servers of the tests listen on 127.0.0.1, an internal address the server refuses unless allowed.
+    public static let testServers = try! DestinationPolicy(parsing: "127.0.0.1")
+}

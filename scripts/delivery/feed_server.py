@@ -10,6 +10,7 @@ status answered. Each path answers as --route PATH=BEHAVIOUR says (repeatable; o
   status:CODE CODE with a short text body
   big:BYTES   200 with an RSS document of about BYTES bytes, sent in pieces
   garbage     200 with bytes that are no XML
+  redirect:URL  302 to URL
 
 Stops on SIGTERM or SIGINT.
 """
@@ -101,6 +102,9 @@ class Feeds(BaseHTTPRequestHandler):
             except (BrokenPipeError, ConnectionResetError):
                 pass
             return 200
+        if kind == "redirect":
+            self.answer(302, b"moved", [("Location", argument), ("Content-Type", "text/plain")])
+            return 302
         if kind == "garbage":
             self.answer(200, b"\x00\x9f<<this is {not} a feed>>\xff" * 64, [("Content-Type", "application/xml")])
             return 200

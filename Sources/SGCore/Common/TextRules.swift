@@ -104,6 +104,22 @@ public enum TextRules {
         return String(shown)
     }
 
+    /// JSON text with every control or format character above ASCII (C1 controls such as U+009B, bidirectional
+    /// marks) written as a \u escape: the same value for a parser, nothing a terminal acts on. JSON encoders escape
+    /// only those below U+0020.
+    public static func jsonWithEscapedControls(_ json: String) -> String {
+        if isPrintableASCII(json) { return json }
+        var shown = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard scalar.value >= 0x7F, isControl(scalar) else {
+                shown.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 { shown.append(contentsOf: "\\u\(String(format: "%04x", unit))".unicodeScalars) }
+        }
+        return String(shown)
+    }
+
     /// True when every byte of `text` is printable ASCII: nothing to escape, one column a byte.
     @inlinable
     public static func isPrintableASCII(_ text: String) -> Bool {
