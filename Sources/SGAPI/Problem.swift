@@ -39,6 +39,11 @@ struct ProblemMapping {
     static func from(_ error: any Error, logger: Logger) -> ProblemMapping {
         let problem: Problem
         switch error {
+        case SGError.unreadableData(let message):
+            // The operator's to mend: the log has the detail, the client only that it is the server's fault.
+            logger.error("Unreadable data", metadata: ["error": "\(message)"])
+            problem = Problem(slug: "internal", title: "Internal error", status: .internalServerError,
+                              detail: "The server could not read its own data; it has been logged.")
         case let error as SGError:
             return ProblemMapping(error)
         case RetryKeyProblem.reused(let route):
@@ -121,6 +126,8 @@ struct ProblemMapping {
             headers[.retryAfter] = String(retry)
         case .schemaTooNew:
             problem = Problem(slug: "unavailable", title: "Service unavailable", status: .serviceUnavailable, detail: error.message)
+        case .unreadableData:
+            problem = Problem(slug: "internal", title: "Internal error", status: .internalServerError, detail: error.message)
         case .passwordHeldByDirectory(let url):
             problem = Problem(
                 slug: "password-held-by-directory", title: "Password kept by the company directory", status: .conflict,

@@ -37,7 +37,7 @@ struct LDAPCommand: AsyncParsableCommand {
         }
     }
 
-    struct Sync: AsyncParsableCommand {
+    struct Sync: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync",
             abstract: "Create or refresh an employee for every directory user; deactivate those no longer there.",
@@ -51,22 +51,20 @@ struct LDAPCommand: AsyncParsableCommand {
         @Flag(help: "Deactivate every directory employee even if the directory lists nobody.") var allowEmpty = false
         @Flag(help: "No progress bar, even on a terminal.") var quiet = false
 
-        func run() async throws {
-            try await running {
-                let directory = LDAPDirectory(configuration: try ldap.configuration(), logger: quietLogger())
-                let services = try global.services()
-                let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) == 1)
-                let result = try await directory.sync(into: services.accounts, allowEmpty: allowEmpty) { done, total in
-                    bar.show(done, of: total)
-                }
-                bar.finish()
-                printOut("""
-                    Directory users: \(result.found). Created \(result.created), refreshed \(result.updated), \
-                    deactivated \(result.deactivated); \(result.admins) admin\(result.admins == 1 ? "" : "s").
-
-                    """)
-                for reason in result.skipped { printOut("Skipped \(reason)\n") }
+        func run(_ context: AdminContext) async throws {
+            let directory = LDAPDirectory(configuration: try ldap.configuration(), logger: quietLogger())
+            let services = context.services
+            let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) == 1)
+            let result = try await directory.sync(into: services.accounts, allowEmpty: allowEmpty) { done, total in
+                bar.show(done, of: total)
             }
+            bar.finish()
+            printOut("""
+                Directory users: \(result.found). Created \(result.created), refreshed \(result.updated), \
+                deactivated \(result.deactivated); \(result.admins) admin\(result.admins == 1 ? "" : "s").
+
+                """)
+            for reason in result.skipped { printOut("Skipped \(reason)\n") }
         }
     }
 }

@@ -29,20 +29,18 @@ struct LeaveTypeCommand: AsyncParsableCommand {
         return .some(days)
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List every leave type, retired ones too.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
-        func run() async throws {
-            try await running {
-                LeaveTypeCommand.rows(try await global.services().leaveTypes.list()).print(format)
-            }
+        func run(_ context: AdminContext) async throws {
+            LeaveTypeCommand.rows(try await context.services.leaveTypes.list()).print(format)
         }
     }
 
-    struct Add: AsyncParsableCommand {
+    struct Add: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a leave type (by default: needs approval, does not draw on the allowance, visible to colleagues).")
@@ -53,20 +51,18 @@ struct LeaveTypeCommand: AsyncParsableCommand {
         @Flag(name: .customLong("private"), help: "Colleagues see only that the employee is away.") var isPrivate = false
         @Option(help: "At most this many days a year per employee (0.5 steps).") var yearlyCap: String?
 
-        func run() async throws {
-            try await running {
-                let services = try global.services()
-                let created = try await services.leaveTypes.create(
-                    LeaveTypeChange(
-                        name: name, drawsOnAllowance: drawsOnAllowance, needsApproval: !noApproval, isPrivate: isPrivate,
-                        yearlyCap: try LeaveTypeCommand.cap(yearlyCap)),
-                    by: try await global.actor(services))
-                printOut("Leave type \(created.id) '\(created.name)' added.\n")
-            }
+        func run(_ context: AdminContext) async throws {
+            let services = context.services
+            let created = try await services.leaveTypes.create(
+                LeaveTypeChange(
+                    name: name, drawsOnAllowance: drawsOnAllowance, needsApproval: !noApproval, isPrivate: isPrivate,
+                    yearlyCap: try LeaveTypeCommand.cap(yearlyCap)),
+                by: try await context.actor())
+            printOut("Leave type \(created.id) '\(created.name)' added.\n")
         }
     }
 
-    struct Change: AsyncParsableCommand {
+    struct Change: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "change", abstract: "Change a leave type's name, approval, privacy or cap.")
         @OptionGroup var global: GlobalOptions
@@ -76,48 +72,42 @@ struct LeaveTypeCommand: AsyncParsableCommand {
         @Option(name: .customLong("private"), help: "true or false.") var isPrivate: Bool?
         @Option(help: "Days a year (0.5 steps), or none.") var yearlyCap: String?
 
-        func run() async throws {
-            try await running {
-                let services = try global.services()
-                let changed = try await services.leaveTypes.update(
-                    id: id,
-                    LeaveTypeChange(
-                        name: name, needsApproval: needsApproval, isPrivate: isPrivate, yearlyCap: try LeaveTypeCommand.cap(yearlyCap)),
-                    by: try await global.actor(services))
-                LeaveTypeCommand.rows([changed]).print(.table)
-            }
+        func run(_ context: AdminContext) async throws {
+            let services = context.services
+            let changed = try await services.leaveTypes.update(
+                id: id,
+                LeaveTypeChange(
+                    name: name, needsApproval: needsApproval, isPrivate: isPrivate, yearlyCap: try LeaveTypeCommand.cap(yearlyCap)),
+                by: try await context.actor())
+            LeaveTypeCommand.rows([changed]).print(.table)
         }
     }
 
-    struct Retire: AsyncParsableCommand {
+    struct Retire: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "retire", abstract: "Retire a leave type: its requests stay, new ones are refused.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The type's id.") var id: Int64
         @Flag(help: "Bring a retired type back instead.") var undo = false
 
-        func run() async throws {
-            try await running {
-                let services = try global.services()
-                let changed = try await services.leaveTypes.update(
-                    id: id, LeaveTypeChange(isRetired: !undo), by: try await global.actor(services))
-                printOut("Leave type \(changed.id) '\(changed.name)' is \(changed.isRetired ? "retired" : "in use again").\n")
-            }
+        func run(_ context: AdminContext) async throws {
+            let services = context.services
+            let changed = try await services.leaveTypes.update(
+                id: id, LeaveTypeChange(isRetired: !undo), by: try await context.actor())
+            printOut("Leave type \(changed.id) '\(changed.name)' is \(changed.isRetired ? "retired" : "in use again").\n")
         }
     }
 
-    struct Delete: AsyncParsableCommand {
+    struct Delete: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete", abstract: "Delete a leave type no request has used.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The type's id.") var id: Int64
 
-        func run() async throws {
-            try await running {
-                let services = try global.services()
-                try await services.leaveTypes.delete(id: id, by: try await global.actor(services))
-                printOut("Leave type \(id) deleted.\n")
-            }
+        func run(_ context: AdminContext) async throws {
+            let services = context.services
+            try await services.leaveTypes.delete(id: id, by: try await context.actor())
+            printOut("Leave type \(id) deleted.\n")
         }
     }
 }

@@ -100,3 +100,15 @@ struct Check: AsyncParsableCommand {
         return String(decoding: (try? encoder.encode(report)) ?? Data("{}".utf8), as: UTF8.self)
     }
 }
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Create the database or bring its schema up to date.")
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await running {
+            printOut("Schema up to date at \(try global.location.shown): \(try global.migrate().joined(separator: ", ")).\n")
+        }
+    }
+}

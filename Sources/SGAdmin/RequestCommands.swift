@@ -22,7 +22,7 @@ func halfDayText(_ date: CalendarDate, _ half: DayHalf, start: Bool) -> String {
     }
 }
 
-struct Pending: AsyncParsableCommand {
+struct Pending: DatabaseCommand {
     static let configuration = CommandConfiguration(
         commandName: "pending",
         abstract: "List requests waiting for a decision (pending, and approved by a manager), oldest first.")
@@ -30,24 +30,22 @@ struct Pending: AsyncParsableCommand {
     @Option(help: "Only the requests of this team's members (its name or id).") var team: String?
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
-    func run() async throws {
-        try await running {
-            let services = try global.services()
-            let actor = try await global.actor(services)
-            var filter = RequestFilter()
-            if let team { filter.employeeIDs = try await services.teams.team(named: team, by: actor).members.map(\.id) }
-            var waiting: [RequestWithEmployee] = []
-            for status in HolidayStatus.allCases where status.awaitsDecision {
-                filter.status = status
-                waiting += try await services.holidays.allRequests(filter, by: actor)
-            }
-            waiting.sort { $0.request.id < $1.request.id }
-            requestRows(waiting).print(format)
+    func run(_ context: AdminContext) async throws {
+        let services = context.services
+        let actor = try await context.actor()
+        var filter = RequestFilter()
+        if let team { filter.employeeIDs = try await services.teams.team(named: team, by: actor).members.map(\.id) }
+        var waiting: [RequestWithEmployee] = []
+        for status in HolidayStatus.allCases where status.awaitsDecision {
+            filter.status = status
+            waiting += try await services.holidays.allRequests(filter, by: actor)
         }
+        waiting.sort { $0.request.id < $1.request.id }
+        requestRows(waiting).print(format)
     }
 }
 
-struct List: AsyncParsableCommand {
+struct List: DatabaseCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List requests by status, year and employee.")
     @OptionGroup var global: GlobalOptions
@@ -56,52 +54,48 @@ struct List: AsyncParsableCommand {
     @Option(help: "An employee's username.") var employee: String?
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
-    func run() async throws {
-        try await running {
-            let services = try global.services()
-            var filter = RequestFilter()
-            if let status { filter.status = try HolidayStatus.parse(status, field: "--status") }
-            if let year { try HolidayService.checkYear(year); filter.year = year }
-            if let employee { filter.employeeID = try await findEmployee(services, employee).id }
-            requestRows(try await services.holidays.allRequests(filter, by: try await global.actor(services))).print(format)
-        }
+    func run(_ context: AdminContext) async throws {
+        let services = context.services
+        var filter = RequestFilter()
+        if let status { filter.status = try HolidayStatus.parse(status, field: "--status") }
+        if let year { try HolidayService.checkYear(year); filter.year = year }
+        if let employee { filter.employeeID = try await findEmployee(services, employee).id }
+        requestRows(try await services.holidays.allRequests(filter, by: try await context.actor())).print(format)
     }
 }
 
-struct Show: AsyncParsableCommand {
+struct Show: DatabaseCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a request with its history.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The request id.") var id: Int64
 
-    func run() async throws {
-        try await running {
-            let services = try global.services()
-            let actor = try await global.actor(services)
-            let detail = try await services.holidays.requestDetail(id: id, by: actor)
-            let request = detail.request
-            // The moves this operator (--as) could make now, by the rules `approve` and the others apply.
-            let allowed = HolidayRules.allowedActions(on: request, by: actor, today: detail.today, approval: detail.approval)
-            let approvers = Approval.asked(for: request, detail.approval)
-            // What employees typed is shown as typed, but no control character reaches the terminal as such.
-            func shown(_ text: String) -> String { TextRules.shownSafely(text, keeping: ["\n", "\t"]) }
-            var text = """
-                Request \(request.id)  \(request.status.rawValue)
-                Employee:      \(shown(detail.employee.fullName)) (\(detail.employee.username))
-                Type:          \(shown(request.leaveTypeName))
-                Dates:         \(request.period)
-                Working days:  \(request.duration)\(detail.daysByYear.count > 1 ? " (" + detail.daysByYear.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + ")" : "")
-                Comment:       \(request.comment.isEmpty ? "-" : shown(request.comment))
-                Allowed moves: \(allowed.map(\.rawValue).joined(separator: ", ").ifEmpty(request.status.allowedActions.isEmpty ? "none (final)" : "none for you"))
-                Approvers:     \(approvers.map { "\(shown($0.fullName)) (\($0.username))" }.joined(separator: ", ").ifEmpty("-"))
-                History:
+    func run(_ context: AdminContext) async throws {
+        let services = context.services
+        let actor = try await context.actor()
+        let detail = try await services.holidays.requestDetail(id: id, by: actor)
+        let request = detail.request
+        // The moves this operator (--as) could make now, by the rules `approve` and the others apply.
+        let allowed = HolidayRules.allowedActions(on: request, by: actor, today: detail.today, approval: detail.approval)
+        let approvers = Approval.asked(for: request, detail.approval)
+        // What employees typed is shown as typed, but no control character reaches the terminal as such.
+        func shown(_ text: String) -> String { TextRules.shownSafely(text, keeping: ["\n", "\t"]) }
+        var text = """
+            Request \(request.id)  \(request.status.rawValue)
+            Employee:      \(shown(detail.employee.fullName)) (\(detail.employee.username))
+            Type:          \(shown(request.leaveTypeName))
+            Dates:         \(request.period)
+            Working days:  \(request.duration)\(detail.daysByYear.count > 1 ? " (" + detail.daysByYear.sorted { $0.key < $1.key }.map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + ")" : "")
+            Comment:       \(request.comment.isEmpty ? "-" : shown(request.comment))
+            Allowed moves: \(allowed.map(\.rawValue).joined(separator: ", ").ifEmpty(request.status.allowedActions.isEmpty ? "none (final)" : "none for you"))
+            Approvers:     \(approvers.map { "\(shown($0.fullName)) (\($0.username))" }.joined(separator: ", ").ifEmpty("-"))
+            History:
 
-                """
-            for event in detail.events {
-                let move = event.from.map { "\($0.rawValue) -> \(event.to.rawValue)" } ?? "created (\(event.to.rawValue))"
-                text += "  \(Timestamp.format(event.at))  \(move)  by \(shown(event.actor))\(event.note.isEmpty ? "" : "  \"\(shown(event.note))\"")\n"
-            }
-            printOut(text)
+            """
+        for event in detail.events {
+            let move = event.from.map { "\($0.rawValue) -> \(event.to.rawValue)" } ?? "created (\(event.to.rawValue))"
+            text += "  \(Timestamp.format(event.at))  \(move)  by \(shown(event.actor))\(event.note.isEmpty ? "" : "  \"\(shown(event.note))\"")\n"
         }
+        printOut(text)
     }
 }
 
@@ -118,13 +112,11 @@ protocol TransitionCommand: AsyncParsableCommand {
 }
 
 extension TransitionCommand {
-    func run() async throws {
-        try await running {
-            let services = try global.services()
-            let actor = try await global.actor(services)
-            let request = try await services.holidays.perform(Self.action, on: id, by: actor, note: text ?? "")
-            printOut("Request \(request.id) is now \(request.status.rawValue).\n")
-        }
+    func run(_ context: AdminContext) async throws {
+        let services = context.services
+        let actor = try await context.actor()
+        let request = try await services.holidays.perform(Self.action, on: id, by: actor, note: text ?? "")
+        printOut("Request \(request.id) is now \(request.status.rawValue).\n")
     }
 }
 

@@ -26,49 +26,43 @@ struct TeamCommand: AsyncParsableCommand {
             + "Members:\n\(people(team.members))"
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: DatabaseCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the teams.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
-        func run() async throws {
-            try await running {
-                let services = try global.services()
-                TeamCommand.rows(try await services.teams.teams(by: try await global.actor(services))).print(format)
-            }
+        func run(_ context: AdminContext) async throws {
+            let services = context.services
+            TeamCommand.rows(try await services.teams.teams(by: try await context.actor())).print(format)
         }
     }
 
-    struct Show: AsyncParsableCommand {
+    struct Show: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "Show a team with its approvers and members.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The team's name or id.") var team: String
 
-        func run() async throws {
-            try await running {
-                let services = try global.services()
-                printOut(TeamCommand.describe(try await services.teams.team(named: team, by: try await global.actor(services))))
-            }
+        func run(_ context: AdminContext) async throws {
+            let services = context.services
+            printOut(TeamCommand.describe(try await services.teams.team(named: team, by: try await context.actor())))
         }
     }
 
-    struct Add: AsyncParsableCommand {
+    struct Add: DatabaseCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a team.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Its name.") var name: String
         @Flag(help: "Two-stage approval: the approver, then an admin.") var twoStage = false
 
-        func run() async throws {
-            try await running {
-                let services = try global.services()
-                let team = try await services.teams.create(name: name, twoStage: twoStage, by: try await global.actor(services))
-                printOut("Team \(team.id) \(team.name) added.\n")
-            }
+        func run(_ context: AdminContext) async throws {
+            let services = context.services
+            let team = try await services.teams.create(name: name, twoStage: twoStage, by: try await context.actor())
+            printOut("Team \(team.id) \(team.name) added.\n")
         }
     }
 
-    struct Rename: AsyncParsableCommand {
+    struct Rename: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename", abstract: "Rename a team, or switch its two-stage approval.")
         @OptionGroup var global: GlobalOptions
@@ -76,37 +70,33 @@ struct TeamCommand: AsyncParsableCommand {
         @Argument(help: "Its new name (default: unchanged).") var name: String?
         @Option(help: "on or off.") var twoStage: String?
 
-        func run() async throws {
-            try await running {
-                let services = try global.services()
-                let actor = try await global.actor(services)
-                let twoStage: Bool? = switch twoStage {
-                case nil: nil
-                case "on": true
-                case "off": false
-                case let other?: throw SGError.invalid(field: "--two-stage", message: "'\(other)' is not on or off")
-                }
-                let found = try await services.teams.team(named: team, by: actor)
-                let changed = try await services.teams.update(id: found.id, name: name, twoStage: twoStage, by: actor)
-                printOut("Team \(changed.id) is \(changed.name)\(changed.twoStage ? ", with two-stage approval" : "").\n")
+        func run(_ context: AdminContext) async throws {
+            let services = context.services
+            let actor = try await context.actor()
+            let twoStage: Bool? = switch twoStage {
+            case nil: nil
+            case "on": true
+            case "off": false
+            case let other?: throw SGError.invalid(field: "--two-stage", message: "'\(other)' is not on or off")
             }
+            let found = try await services.teams.team(named: team, by: actor)
+            let changed = try await services.teams.update(id: found.id, name: name, twoStage: twoStage, by: actor)
+            printOut("Team \(changed.id) is \(changed.name)\(changed.twoStage ? ", with two-stage approval" : "").\n")
         }
     }
 
-    struct Remove: AsyncParsableCommand {
+    struct Remove: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove", abstract: "Remove a team: its members' requests go to the admins.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The team's name or id.") var team: String
 
-        func run() async throws {
-            try await running {
-                let services = try global.services()
-                let actor = try await global.actor(services)
-                let found = try await services.teams.team(named: team, by: actor)
-                try await services.teams.delete(id: found.id, by: actor)
-                printOut("Team \(found.id) \(found.name) removed.\n")
-            }
+        func run(_ context: AdminContext) async throws {
+            let services = context.services
+            let actor = try await context.actor()
+            let found = try await services.teams.team(named: team, by: actor)
+            try await services.teams.delete(id: found.id, by: actor)
+            printOut("Team \(found.id) \(found.name) removed.\n")
         }
     }
 

@@ -27,7 +27,7 @@ extension SQLStatement {
     }
 
     private func unreadable(_ column: Int32) -> SGError {
-        SGError.conflict("The database holds a value this program cannot read in \(columnName(column)): '\(text(column))'.")
+        SGError.unreadableData("The database holds a value this program cannot read in \(columnName(column)): '\(text(column))'.")
     }
 }
 

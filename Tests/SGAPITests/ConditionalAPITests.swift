@@ -182,14 +182,14 @@ import SGTestSupport
             let first = Self.newRequest(h.fixture.day(7), h.fixture.day(9))
             #expect(try await client.call(.post, "/v1/me/holidays", token: alice, json: first, headers: [Self.key: "old"]).status == .created)
             let start = h.fixture.clock.now()
-            h.fixture.clock.set(start.addingTimeInterval(KeptResponse.lifetime - 1))
+            h.fixture.clock.set(start.addingTimeInterval(IdempotencyRecord.lifetime - 1))
             alice = try await client.login("alice")
             let other = Self.newRequest(h.fixture.day(14), h.fixture.day(16))
             expectProblem(
                 try await client.call(.post, "/v1/me/holidays", token: alice, json: other, headers: [Self.key: "old"]),
                 .unprocessableContent, "idempotency-key-reused")
 
-            h.fixture.clock.set(start.addingTimeInterval(KeptResponse.lifetime + 1))
+            h.fixture.clock.set(start.addingTimeInterval(IdempotencyRecord.lifetime + 1))
             alice = try await client.login("alice")
             // Expired, though not swept yet: the key is free again.
             let reusedLater = try await client.call(.post, "/v1/me/holidays", token: alice, json: other, headers: [Self.key: "old"])
@@ -197,7 +197,7 @@ import SGTestSupport
             #expect(try await Self.count(h, "SELECT COUNT(*) FROM idempotency_keys") == 1)
 
             // The next change with a key sweeps what expired.
-            h.fixture.clock.set(start.addingTimeInterval(2 * KeptResponse.lifetime + 2))
+            h.fixture.clock.set(start.addingTimeInterval(2 * IdempotencyRecord.lifetime + 2))
             alice = try await client.login("alice")
             let third = Self.newRequest(h.fixture.day(21), h.fixture.day(23))
             #expect(try await client.call(.post, "/v1/me/holidays", token: alice, json: third, headers: [Self.key: "new"]).status == .created)

@@ -31,6 +31,8 @@ public enum SGError: Error, Equatable, Sendable {
     case tooManyAttempts(String, retryAfterSeconds: Int)
     /// The database holds a schema newer than this binary knows.
     case schemaTooNew(String)
+    /// A row holds a value this program cannot read: not the caller's doing, so not a conflict (500).
+    case unreadableData(String)
     /// The company directory keeps the password, so the app can neither reset nor change it (409); `passwordURL`
     /// is the company's own page for that, when one is configured.
     case passwordHeldByDirectory(passwordURL: String?)
@@ -56,6 +58,7 @@ public enum SGError: Error, Equatable, Sendable {
         case .unavailable(let message, _): message
         case .tooManyAttempts(let message, _): message
         case .schemaTooNew(let message): message
+        case .unreadableData(let message): message
         case .passwordHeldByDirectory(let url):
             "Passwords are kept by the company directory, not by this app: "
                 + (url.map { "change yours at \($0)." } ?? "change yours where you change your company password, or ask IT.")

@@ -2,7 +2,7 @@ import Foundation
 
 /// The data the holiday rules read, inside one database transaction (one consistent snapshot).
 /// Every method runs in the transaction opened by `HolidayStore.read` or `write`.
-public protocol HolidayReading: CompanyReading, LeaveTypeReading, ApprovalReading, KeptResponseReading {
+public protocol HolidayReading: CompanyReading, LeaveTypeReading, ApprovalReading, IdempotencyRecordReading {
     func employee(id: Int64) throws -> Employee?
     func employee(username: String) throws -> Employee?
     /// The public holidays in `start...end` of the calendar the employee belongs to.
@@ -55,7 +55,7 @@ public protocol HolidayReading: CompanyReading, LeaveTypeReading, ApprovalReadin
 
 /// The reads and writes of the holiday rules, inside one write transaction opened by `HolidayStore.write`.
 /// Every move of a request writes its messages into the outbox here too.
-public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReading, KeptResponseWriting {
+public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReading, IdempotencyRecordWriting {
     /// A new request in `status` (pending, or approved for a type that needs no approval), with its half days
     /// per year.
     func insertRequest(

@@ -149,7 +149,7 @@ struct SQLAbsences: AbsenceWriting {
 
     private static func feed(_ statement: SQLStatement) throws -> CalendarFeed {
         guard let kind = CalendarFeed.Kind(rawValue: statement.text(2)) else {
-            throw SGError.conflict("A calendar feed holds a kind this program cannot read: '\(statement.text(2))'.")
+            throw SGError.unreadableData("A calendar feed holds a kind this program cannot read: '\(statement.text(2))'.")
         }
         return CalendarFeed(id: statement.int64(0), employeeID: statement.int64(1), kind: kind, createdAt: try statement.timestamp(3))
     }

@@ -155,7 +155,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
             var found: [WebhookSubscription] = []
             while try statement.step() {
                 guard let format = WebhookFormat(rawValue: statement.text(3)) else {
-                    throw SGError.conflict("Webhook \(statement.int64(0)) holds data this program cannot read.")
+                    throw SGError.unreadableData("Webhook \(statement.int64(0)) holds data this program cannot read.")
                 }
                 found.append(WebhookSubscription(
                     id: statement.int64(0), url: statement.text(1),
@@ -217,7 +217,7 @@ struct SQLOutbox: OutboxTransaction, WebhookTransaction {
               let event = DeliveryEvent(rawValue: statement.text(2)),
               let status = OutboxStatus(rawValue: statement.text(10))
         else {
-            throw SGError.conflict("Outbox message \(statement.int64(0)) holds data this program cannot read.")
+            throw SGError.unreadableData("Outbox message \(statement.int64(0)) holds data this program cannot read.")
         }
         return OutboxMessage(
             id: statement.int64(0),

@@ -11,7 +11,7 @@ struct SQLDevices: DeviceWriting {
 
     static func device(_ statement: SQLStatement) throws -> Device {
         guard let platform = DevicePlatform(rawValue: statement.text(1)) else {
-            throw SGError.conflict("A device holds a platform this program cannot read: '\(statement.text(1))'.")
+            throw SGError.unreadableData("A device holds a platform this program cannot read: '\(statement.text(1))'.")
         }
         var subscription: WebPushSubscription?
         if let endpoint = statement.optionalText(4), let p256dh = statement.optionalText(5), let auth = statement.optionalText(6) {

@@ -17,7 +17,7 @@ struct SQLNotices: NoticeWriting {
     /// A notice from `noticeSelect`'s columns.
     static func notice(_ statement: SQLStatement) throws -> Notice {
         guard let kind = NoticeKind(rawValue: statement.text(1)) else {
-            throw SGError.conflict("Notice \(statement.int64(0)) holds data this program cannot read.")
+            throw SGError.unreadableData("Notice \(statement.int64(0)) holds data this program cannot read.")
         }
         var transition: Notice.Transition?
         if !statement.isNull(11) && !statement.isNull(15) {

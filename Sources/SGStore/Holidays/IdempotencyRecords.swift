@@ -12,7 +12,7 @@ extension SQLHolidayTransaction {
         }
     }
 
-    func keptResponse(employeeID: Int64, key: String) throws -> KeptResponse? {
+    func idempotencyRecord(employeeID: Int64, key: String) throws -> IdempotencyRecord? {
         try connection.with(
             "SELECT route, fingerprint, status, headers, body, created_at FROM idempotency_keys WHERE employee_id = ? AND key = ?"
         ) { statement in
@@ -20,13 +20,13 @@ extension SQLHolidayTransaction {
             statement.bind(2, key)
             guard try statement.step() else { return nil }
             let headers = try JSONDecoder().decode([String: String].self, from: Data(statement.text(3).utf8))
-            return KeptResponse(
+            return IdempotencyRecord(
                 employeeID: employeeID, key: key, route: statement.text(0), fingerprint: statement.text(1), status: statement.int(2),
                 headers: headers, body: statement.blob(4), createdAt: try statement.timestamp(5))
         }
     }
 
-    func keep(_ response: KeptResponse, expiredBefore: Date) throws -> Bool {
+    func keep(_ response: IdempotencyRecord, expiredBefore: Date) throws -> Bool {
         try connection.execute("DELETE FROM idempotency_keys WHERE created_at < ?") { statement in
             statement.bind(1, Timestamp.format(expiredBefore))
         }

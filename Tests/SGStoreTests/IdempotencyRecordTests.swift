@@ -7,11 +7,11 @@ import SGStore
 
 /// An answer kept under a retry key shares the transaction of the change it answers: one is never kept without the
 /// other.
-@Suite struct KeptResponseTests {
+@Suite struct IdempotencyRecordTests {
     struct Refused: Error {}
 
-    static func answer(_ f: Fixture, key: String, at: Date) -> KeptResponse {
-        KeptResponse(
+    static func answer(_ f: Fixture, key: String, at: Date) -> IdempotencyRecord {
+        IdempotencyRecord(
             employeeID: f.alice.id, key: key, route: "POST /v1/me/holidays", fingerprint: "f", status: 201,
             headers: ["location": "/v1/holidays/1"], body: Data("{}".utf8), createdAt: at)
     }
@@ -26,20 +26,20 @@ import SGStore
         let now = f.clock.now()
         let created = try await f.service.create(for: f.alice.id, period: period, comment: "", actor: f.alice.actor) { tx, created in
             #expect(created.version == 1 && created.today == f.today)
-            let kept = try tx.keep(Self.answer(f, key: "k1", at: now), expiredBefore: now.addingTimeInterval(-KeptResponse.lifetime))
+            let kept = try tx.keep(Self.answer(f, key: "k1", at: now), expiredBefore: now.addingTimeInterval(-IdempotencyRecord.lifetime))
             #expect(kept)
         }
         #expect(try await Self.rows(f) == (1, 1, 1))
-        let kept = try #require(try await f.service.keptResponse(employeeID: f.alice.id, key: "k1"))
+        let kept = try #require(try await f.service.idempotencyRecord(employeeID: f.alice.id, key: "k1"))
         #expect(kept == Self.answer(f, key: "k1", at: now))
-        #expect(try await f.service.keptResponse(employeeID: f.bob.id, key: "k1") == nil)
+        #expect(try await f.service.idempotencyRecord(employeeID: f.bob.id, key: "k1") == nil)
 
         // What the change's caller throws after keeping its answer undoes both.
         await #expect(throws: Refused.self) {
             try await f.service.create(
                 for: f.alice.id, period: try LeavePeriod(start: f.day(14), end: f.day(16)), comment: "", actor: f.alice.actor
             ) { tx, _ in
-                _ = try tx.keep(Self.answer(f, key: "k2", at: now), expiredBefore: now.addingTimeInterval(-KeptResponse.lifetime))
+                _ = try tx.keep(Self.answer(f, key: "k2", at: now), expiredBefore: now.addingTimeInterval(-IdempotencyRecord.lifetime))
                 throw Refused()
             }
         }
@@ -49,7 +49,7 @@ import SGStore
         await #expect(throws: Refused.self) {
             try await f.service.move(.approve, on: created.request.id, by: f.admin.actor, within: { tx, moved in
                 #expect(moved.version == 2)
-                guard try tx.keep(Self.answer(f, key: "k1", at: now), expiredBefore: now.addingTimeInterval(-KeptResponse.lifetime)) else {
+                guard try tx.keep(Self.answer(f, key: "k1", at: now), expiredBefore: now.addingTimeInterval(-IdempotencyRecord.lifetime)) else {
                     throw Refused()
                 }
             })

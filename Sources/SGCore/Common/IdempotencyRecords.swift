@@ -1,8 +1,10 @@
 import Foundation
 
-/// The answer to a change sent with a client's retry key (the HTTP `Idempotency-Key`), kept for a day so that the
-/// same change sent again is answered again instead of being made twice. Keys are per employee.
-public struct KeptResponse: Sendable, Equatable {
+/// What a change sent with a client's retry key (the HTTP `Idempotency-Key`) answered, kept for a day so that the
+/// same change sent again is answered again instead of being made twice. Keys are per employee. The answer is the
+/// API's (a status, the headers a replay repeats, the body), but it is kept in the change's own transaction, so the
+/// record and the protocols that keep it sit with the store's other protocols here.
+public struct IdempotencyRecord: Sendable, Equatable {
     /// How long an answer is kept; an older key is free again.
     public static let lifetime: TimeInterval = 24 * 3600
 
@@ -37,17 +39,17 @@ public struct KeptResponse: Sendable, Equatable {
 }
 
 /// Keeping answers, inside the transaction of the change they answer: they commit or roll back together.
-public protocol KeptResponseWriting {
+public protocol IdempotencyRecordWriting {
     /// Keeps `response` and sweeps the answers kept before `expiredBefore`. False, keeping nothing, when its key
     /// already holds a current answer (a concurrent change with the same key committed first).
-    func keep(_ response: KeptResponse, expiredBefore: Date) throws -> Bool
+    func keep(_ response: IdempotencyRecord, expiredBefore: Date) throws -> Bool
 }
 
-public protocol KeptResponseReading {
+public protocol IdempotencyRecordReading {
     /// The answer kept under the employee's key, current or not.
-    func keptResponse(employeeID: Int64, key: String) throws -> KeptResponse?
+    func idempotencyRecord(employeeID: Int64, key: String) throws -> IdempotencyRecord?
 }
 
 /// Called by a change inside its transaction once it has written, before the commit, with what it wrote: what it
 /// keeps there commits with the change, and an error it throws undoes the change.
-public typealias WithinChange<Value: Sendable> = @Sendable (any KeptResponseWriting, Value) throws -> Void
+public typealias WithinChange<Value: Sendable> = @Sendable (any IdempotencyRecordWriting, Value) throws -> Void
