@@ -50,9 +50,9 @@ export function navigate(path, { replace = false } = {}) {
   renderCurrent?.({ focus: true });
 }
 
-/** Shows the current screen again (after a change of language, or when the network is back). */
-export function refreshScreen() {
-  renderCurrent?.({ focus: false });
+/** Shows the current screen again (after a change of language, a change made, or when the network is back). */
+export function refreshScreen({ focus = false } = {}) {
+  renderCurrent?.({ focus });
 }
 
 export function currentQuery() {

@@ -3,7 +3,7 @@
 // a field's error is tied to it with aria-describedby and aria-invalid.
 import { h, uid, replace } from "./dom.js";
 import { t } from "./i18n.js";
-import { formatDate, formatDateRange, formatDays, formatInstant } from "./format.js";
+import { formatDate, formatDateRange, formatDays, formatInstant, localToday } from "./format.js";
 import { problemMessage } from "./problems.js";
 import { get } from "./api.js";
 
@@ -122,7 +122,9 @@ export function balanceList(balance) {
       ? row(t("balance.carriedOver"), formatDays(balance.carriedOver),
         balance.carryOverExpiresOn ? t("balance.carryOverUntil", { date: formatDate(balance.carryOverExpiresOn) }) : null)
       : null,
-    balance.expired ? row(t("balance.expired"), formatDays(balance.expired)) : null,
+    balance.expired
+      ? row(balance.carryOverExpiresOn && balance.carryOverExpiresOn >= localToday() ? t("balance.expiring") : t("balance.expired"), formatDays(balance.expired))
+      : null,
     row(t("balance.adjusted"), formatDays(balance.adjusted)),
     row(t("balance.approved"), formatDays(balance.approved)),
     row(t("balance.pending"), formatDays(balance.pending)),

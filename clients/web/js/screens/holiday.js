@@ -47,7 +47,7 @@ export default {
             try {
               await api("POST", `/v1/holidays/${request.id}/cancel`, { headers: { "If-Match": etag, "Idempotency-Key": newKey() } });
               announce(t("holiday.cancelled"));
-              refreshScreen();
+              refreshScreen({ focus: true });
             } catch (error) {
               event.target.disabled = false;
               message.textContent = problemMessage(error, "cancel");

@@ -16,7 +16,7 @@ export default {
     const { employee, balance, nextHoliday, away, notices, feed } = data;
 
     const balanceCard = section(t("home.balance", { year: balance.year }),
-      h("p", { class: "big-number" }, formatDays(balance.remaining)),
+      h("p", { class: "big-number" }, t("home.remaining", { days: formatDays(balance.remaining) })),
       h("p", { class: "muted" }, t("home.balanceDetail", { allowance: formatDays(balance.allowance), approved: formatDays(balance.approved), pending: formatDays(balance.pending) })),
       h("p", {}, h("a", { href: "/holidays" }, t("home.seeHolidays"))));
 

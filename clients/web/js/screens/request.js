@@ -56,7 +56,6 @@ export default {
     };
     const changed = () => {
       clearTimeout(timer);
-      if (startDate.control.value && (!endDate.control.value || endDate.control.value < startDate.control.value)) endDate.control.value = startDate.control.value;
       if (!startDate.control.value || !endDate.control.value) {
         replace(preview, h("p", { class: "muted" }, t("request.previewEmpty")));
         return;
@@ -64,6 +63,10 @@ export default {
       replace(preview, h("p", { class: "muted" }, t("request.previewCounting")));
       timer = setTimeout(ask, 400);
     };
+    // A first day chosen with no last day yet (or a later one) makes a one-day request to start from.
+    startDate.control.addEventListener("change", () => {
+      if (startDate.control.value && (!endDate.control.value || endDate.control.value < startDate.control.value)) endDate.control.value = startDate.control.value;
+    });
     for (const wrapper of Object.values(fields)) {
       wrapper.control.addEventListener("change", changed);
       if (wrapper !== comment) wrapper.control.addEventListener("input", changed);
