@@ -5,6 +5,8 @@ const assets = "{{assets}}";
 const shell = "sg-shell";
 // With --web-root the files change without a new address: ask the network first for them.
 const development = assets.endsWith("/dev");
+// After a logout nothing is kept (the page asks, "forget") until the next page is opened.
+let keeping = true;
 
 self.addEventListener("install", (event) => {
   self.skipWaiting();
@@ -22,27 +24,36 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+// caches.open() makes the cache: it is opened only to keep something, and read through caches.match().
+async function keep(key, response) {
+  if (response.ok && keeping) await (await caches.open(shell)).put(key, response.clone());
+}
+
 async function networkFirst(request, key = request) {
-  const cache = await caches.open(shell);
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(key, response.clone());
+    await keep(key, response);
     return response;
   } catch (error) {
-    const copy = await cache.match(key);
+    const copy = await caches.match(key, { cacheName: shell });
     if (copy) return copy;
     throw error;
   }
 }
 
 async function cacheFirst(request) {
-  const cache = await caches.open(shell);
-  const copy = await cache.match(request);
+  const copy = await caches.match(request, { cacheName: shell });
   if (copy) return copy;
   const response = await fetch(request);
-  if (response.ok) await cache.put(request, response.clone());
+  await keep(request, response);
   return response;
 }
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== "forget") return;
+  keeping = false;
+  event.waitUntil(caches.keys().then((names) => Promise.all(names.map((name) => caches.delete(name)))));
+});
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;
@@ -50,6 +61,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (/^\/(v1|ical)\//.test(url.pathname)) return;
   if (request.mode === "navigate") {
+    keeping = true;
     // Every screen is the same page: one copy serves them all offline.
     event.respondWith(networkFirst(request, "/"));
   } else if (url.pathname.startsWith(`${assets}/`)) {

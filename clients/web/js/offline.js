@@ -18,8 +18,8 @@ export async function keep(path, data) {
 export async function kept(path) {
   if (!("caches" in self)) return null;
   try {
-    const cache = await caches.open(dataCache);
-    const response = await cache.match(path);
+    if (!(await caches.has(dataCache))) return null;
+    const response = await caches.match(path, { cacheName: dataCache });
     if (!response) return null;
     return { data: await response.json(), savedAt: response.headers.get("X-Saved-At") };
   } catch {
@@ -31,8 +31,8 @@ export async function kept(path) {
 export async function hasKept() {
   if (!("caches" in self)) return false;
   try {
-    const cache = await caches.open(dataCache);
-    return (await cache.keys()).length > 0;
+    if (!(await caches.has(dataCache))) return false;
+    return (await (await caches.open(dataCache)).keys()).length > 0;
   } catch {
     return false;
   }
