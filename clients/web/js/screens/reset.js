@@ -98,6 +98,6 @@ export const resetPassword = {
         }
       },
     }, errors.alert, password, again, submit);
-    append(view, h("p", { class: "lead" }, t("reset.lead")), form);
+    append(view, h("p", { class: "lead" }, t("reset.lead")), form, result);
   },
 };
