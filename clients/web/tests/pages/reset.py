@@ -13,4 +13,4 @@ class ResetPasswordPage(AppPage):
 
     @property
     def new_password(self):
-        return self.page.get_by_label("New password")
+        return self.page.get_by_label("New password", exact=True)
