@@ -4,7 +4,7 @@
 import { h, append } from "./dom.js";
 import { t, setLanguage, browserLanguage, onLanguageChange } from "./i18n.js";
 import { refresh, get, logout, onSessionEnded, onStatus, isLoggedIn, currentEmployee, mayHaveSession } from "./api.js";
-import { hasKept } from "./offline.js";
+import { hasKept, kept } from "./offline.js";
 import { route, fallback, match, onNavigate, navigate, refreshScreen } from "./router.js";
 import { renderShell, showStatus, main, markSection } from "./shell.js";
 import { heading, errorView, button } from "./ui.js";
@@ -62,7 +62,7 @@ let booted = false;
 
 /** Builds the frame: with the navigation and "Log out" while logged in (or offline with a kept copy). */
 function frame(loggedIn = isLoggedIn() || offlineMode) {
-  renderShell(loggedIn ? me || currentEmployee() : null, { onLogout: doLogout });
+  renderShell(loggedIn ? me || currentEmployee() : null, { onLogout: doLogout, loggedIn });
   document.getElementById("app").dataset.frame = loggedIn ? "in" : "out";
 }
 
@@ -149,6 +149,11 @@ async function start() {
   } catch (error) {
     if (error.status !== 0) throw error;
     offlineMode = await hasKept();
+    const copy = offlineMode ? await kept("/v1/home") : null;
+    if (copy) {
+      me = copy.data.employee;
+      setLanguage(me.language);
+    }
     if (!offlineMode) {
       frame(false);
       main.replaceChildren(h("div", { class: "view" }, heading(t("offline.title")), h("p", {}, t("offline.noCopy")), button(t("action.retry"), () => start())));

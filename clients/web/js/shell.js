@@ -18,16 +18,19 @@ export const sections = [
   ["settings", "/settings"],
 ];
 
-/** Builds the frame; `who` is the logged-in employee (null on the login and reset screens). */
-export function renderShell(who, { onLogout } = {}) {
+/**
+ * Builds the frame: with the navigation and "Log out" when `loggedIn` (also offline, from a kept copy); `who`
+ * is the employee, when known, for the link to their profile.
+ */
+export function renderShell(who, { onLogout, loggedIn = Boolean(who) } = {}) {
   const header = h("header", { class: "top" },
     h("a", { class: "skip", href: "#main", onclick: (event) => { event.preventDefault(); main.querySelector("h1")?.focus(); } }, t("shell.skip")),
     h("div", { class: "top-row" },
       h("a", { class: "brand", href: "/" }, h("img", { src: "{{assets}}/icons/icon.svg", alt: "", width: 28, height: 28 }), "SGEmployee"),
-      who ? h("div", { class: "who" },
-        h("a", { class: "profile-link", href: "/profile" }, `${who.name} ${who.surname}`),
+      loggedIn ? h("div", { class: "who" },
+        who ? h("a", { class: "profile-link", href: "/profile" }, `${who.name} ${who.surname}`) : null,
         h("button", { type: "button", class: "button secondary logout", onclick: onLogout }, t("shell.logout"))) : null));
-  const nav = who ? h("nav", { class: "sections", "aria-label": t("shell.nav") },
+  const nav = loggedIn ? h("nav", { class: "sections", "aria-label": t("shell.nav") },
     h("ul", {}, sections.map(([key, href]) => h("li", {}, h("a", { href, dataset: { section: key } }, t(`nav.${key}`)))))) : null;
   // The main landmark stays in place (and what has the focus in it keeps it): only the frame is replaced.
   if (main.parentNode !== app) replace(app, header, nav, banner, main, announcer);

@@ -57,3 +57,17 @@ def test_no_serious_violation_on_any_screen(page, api):
     failures = {name: violations for name, violations in found.items() if violations}
     assert not failures, failures
     assert len(found) == 16
+
+
+def test_no_serious_violation_in_dark_colours_on_a_phone(new_context):
+    context = new_context(color_scheme="dark", viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    found = {"login": serious_violations(LoginPage(page).open().page)}
+    LoginPage(page).log_in("dmitri")
+    found["home"] = serious_violations(page)
+    for name, screen in [("holidays", HolidaysPage), ("request form", RequestFormPage), ("notices", NoticesPage),
+                         ("settings", SettingsPage)]:
+        screen(page).open()
+        found[name] = serious_violations(page)
+    failures = {name: violations for name, violations in found.items() if violations}
+    assert not failures, failures

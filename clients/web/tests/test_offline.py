@@ -35,9 +35,10 @@ def test_the_last_screens_seen_stay_readable_offline(new_context, service_worker
         page.reload()
         HolidaysPage(page).wait()
         expect(page.get_by_text(STALE)).to_be_visible()
-        page.goto("/")
-        HomePage(page).wait()
+        home = HolidaysPage(page).go("Home", HomePage)
         expect(page.get_by_text(STALE)).to_be_visible()
+        expect(home.heading).to_have_text("Hello, Inês")
+        expect(home.logout_button).to_be_visible()
 
     context.set_offline(False)
     page.goto("/holidays")

@@ -254,6 +254,7 @@ export default {
   "settings.pushDenied": "The browser did not allow notifications. Allow them in its site settings.",
   "settings.pushUnavailable": "This server does not send browser notifications.",
   "settings.pushUnsupported": "This browser cannot show notifications.",
+  "settings.pushOffFirst": "Turn on push notifications above first.",
   "settings.devices": "Registered devices",
   "settings.noDevices": "No devices.",
   "settings.deviceSince": "since {when}",

@@ -253,6 +253,7 @@ export default {
   "settings.pushDenied": "El navegador no ha permitido las notificaciones. Permítelas en los ajustes del sitio.",
   "settings.pushUnavailable": "Este servidor no envía notificaciones al navegador.",
   "settings.pushUnsupported": "Este navegador no puede mostrar notificaciones.",
+  "settings.pushOffFirst": "Activa antes las notificaciones push de arriba.",
   "settings.devices": "Dispositivos registrados",
   "settings.noDevices": "No hay dispositivos.",
   "settings.deviceSince": "desde {when}",

@@ -32,6 +32,7 @@ function languageSection(context) {
     label: t("settings.language"), name: "language",
     options: [{ value: "en", label: "English" }, { value: "es", label: "Español" }].map((o) => ({ ...o, selected: o.value === language() })),
   });
+  for (const option of choice.control.options) option.lang = option.value;
   choice.control.setAttribute("lang", language());
   choice.control.addEventListener("change", async () => {
     const lang = choice.control.value;
@@ -102,6 +103,7 @@ async function notificationSection(settings) {
       }, { disabled: !settings.notifications });
     replace(browser,
       h("p", {}, mine ? t("settings.browserRegistered") : t("settings.browserNotRegistered")),
+      settings.notifications ? null : h("p", { class: "muted" }, t("settings.pushOffFirst")),
       h("div", { class: "actions" }, action), message,
       h("h3", {}, t("settings.devices")),
       settings.devices.length
