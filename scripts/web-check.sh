@@ -71,7 +71,7 @@ echo "== pytest clients/web/tests (chromium $("$chromium" --version 2>/dev/null 
 # shellcheck disable=SC2086 # WEB_CHECK_ARGS is a list of arguments
 SG_WEB_BASE_URL=$base SGSERVER=$sgserver SG_WEB_ROOT=${WEB_ROOT:-} SG_WEB_ARTIFACTS=$artifacts CHROMIUM=$chromium \
     SG_WEB_SCREENSHOTS=$([ "${WEB_SCREENSHOTS:-}" = 1 ] && echo docs/images) SG_WEB_CSP_FROM_SOURCE=${WEB_CSP_FROM_SOURCE:-} \
-    PYTHONDONTWRITEBYTECODE=1 timeout 900 "$venv/bin/pytest" clients/web/tests -q -rs -p no:cacheprovider \
+    PYTHONDONTWRITEBYTECODE=1 timeout 900 "$venv/bin/pytest" clients/web/tests -q -rfEs -p no:cacheprovider \
     --junitxml="$artifacts/junit.xml" ${WEB_CHECK_ARGS:-}
 status=$?
 
