@@ -62,11 +62,13 @@ def test_an_employees_day(page, api):
     notices = holidays.go("Notices", NoticesPage)
     unread = [n for n in api.get("/v1/notices", token)["items"] if n["kind"] == "personal" and n["read"] is False]
     assert unread, "alice has an unread personal notice in the demo company"
-    title = unread[0]["title"]
+    title = notices.title_of(notices.unread().first)
+    assert title.startswith("Approved: "), title
     expect(notices.state_of(title)).to_have_text("Unread")
     notices.mark_read(title)
     expect(notices.state_of(title)).to_have_text("Read")
-    assert all(n["read"] for n in api.get("/v1/notices", token)["items"] if n["title"] == title)
+    status, notice = api.call("GET", f"/v1/notices/{unread[0]['id']}", token)
+    assert notice["read"] is True
 
     # "nunez" finds José Núñez.
     people = notices.go("People", PeoplePage)
@@ -101,6 +103,11 @@ def test_an_employees_day(page, api):
     expect(page.get_by_label("Fecha de inicio")).to_be_visible()
     expect(page.get_by_label("Tipo de ausencia")).to_be_visible()
     expect(page.get_by_role("button", name="Enviar solicitud")).to_be_visible()
+
+    page.get_by_role("navigation", name="Principal").get_by_role("link", name="Avisos").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Avisos")
+    expect(page.get_by_role("heading", name=re.compile("^Aprobada: ")).first).to_be_visible()
+    expect(page.get_by_role("button", name="Marcar como no leído").first).to_be_visible()
 
     page.get_by_role("navigation", name="Principal").get_by_role("link", name="Inicio").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Hola, Alice")

@@ -145,6 +145,16 @@ export default {
   "holiday.back": "Back to the year",
   "cancel.problem.conflict": "This holiday has started, so only an admin can cancel it now.",
 
+  "notice.title.created": "Requested for you: {dates}",
+  "notice.title.pending": "Back to pending: {dates}",
+  "notice.title.approved-by-manager": "Approved by your manager: {dates}",
+  "notice.title.approved": "Approved: {dates}",
+  "notice.title.rejected": "Rejected: {dates}",
+  "notice.title.cancelled": "Cancelled: {dates}",
+  "notice.body.created": "{who} made this request for you: {to}.",
+  "notice.body.moved": "{who} moved your request: {from} → {to}.",
+  "notice.note": "Note: {note}",
+
   "notices.title": "Notices",
   "notices.unread": ({ count }) => (count === 1 ? "1 unread notice" : `${count} unread notices`),
   "notices.none": "No notices.",

@@ -144,6 +144,16 @@ export default {
   "holiday.back": "Volver al año",
   "cancel.problem.conflict": "Estas vacaciones ya han empezado: ahora solo un administrador puede cancelarlas.",
 
+  "notice.title.created": "Solicitada por ti: {dates}",
+  "notice.title.pending": "De nuevo pendiente: {dates}",
+  "notice.title.approved-by-manager": "Aprobada por tu responsable: {dates}",
+  "notice.title.approved": "Aprobada: {dates}",
+  "notice.title.rejected": "Rechazada: {dates}",
+  "notice.title.cancelled": "Cancelada: {dates}",
+  "notice.body.created": "{who} ha hecho esta solicitud por ti: {to}.",
+  "notice.body.moved": "{who} ha movido tu solicitud: {from} → {to}.",
+  "notice.note": "Nota: {note}",
+
   "notices.title": "Avisos",
   "notices.unread": ({ count }) => (count === 1 ? "1 aviso sin leer" : `${count} avisos sin leer`),
   "notices.none": "No hay avisos.",

@@ -5,6 +5,7 @@ import { t } from "../i18n.js";
 import { get } from "../api.js";
 import { formatDate, formatDays, formatDateRange, formatInstant } from "../format.js";
 import { navigate } from "../router.js";
+import { noticeTitle } from "./notices.js";
 import { heading, section, empty, fullName, photo, requestDates, leaveTypeName, staleNote, button } from "../ui.js";
 
 export let companyToday = null;
@@ -41,7 +42,7 @@ export default {
       h("p", { class: "muted" }, t("notices.unread", { count: notices.unread })),
       notices.items.length
         ? h("ul", { class: "link-list" }, notices.items.map((n) => h("li", {},
-          h("a", { href: `/notices/${n.id}` }, n.title),
+          h("a", { href: `/notices/${n.id}` }, noticeTitle(n)),
           n.kind === "personal" && n.read === false ? h("span", { class: "tag tag-unread" }, t("notices.unreadMark")) : null,
           n.pinned ? h("span", { class: "tag" }, t("notices.pinned")) : null)))
         : empty(t("notices.none")),

@@ -5,7 +5,7 @@ import { t } from "../i18n.js";
 import { api, get } from "../api.js";
 import { formatInstant } from "../format.js";
 import { heading } from "../ui.js";
-import { readControls } from "./notices.js";
+import { readControls, noticeTitle, noticeBody } from "./notices.js";
 
 export default {
   async render(view, params) {
@@ -20,10 +20,10 @@ export default {
     }) || "");
     fill(notice);
     append(view, 
-      heading(notice.title),
+      heading(noticeTitle(notice)),
       h("p", { class: "muted", id: `notice-title-${notice.id}` },
         [notice.kind === "company" ? t("notices.company") : t("notices.personal"), t("notices.author", { who: notice.author }), formatInstant(notice.createdAt)].join(" · ")),
-      h("p", { class: "notice-body" }, notice.body),
+      h("p", { class: "notice-body" }, noticeBody(notice)),
       notice.request ? h("p", {}, h("a", { href: `/holidays/${notice.request.id}` }, t("notices.seeRequest"))) : null,
       controls,
       h("p", {}, h("a", { href: "/notices" }, t("notices.back"))));

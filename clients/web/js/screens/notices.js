@@ -4,10 +4,31 @@
 import { h, replace, append } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, get } from "../api.js";
-import { formatInstant } from "../format.js";
+import { formatDateRange, formatInstant } from "../format.js";
 import { announce } from "../shell.js";
 import { problemMessage } from "../problems.js";
 import { heading, empty, button } from "../ui.js";
+
+/**
+ * A notice's title and text in the user's language. A personal notice reports a move of one of the employee's
+ * requests, whose facts it carries (`request`): its words are the app's, not the English the server wrote.
+ * Company notices are the admins' own words, shown as written.
+ */
+export function noticeTitle(notice) {
+  const move = notice.kind === "personal" && notice.request;
+  if (!move) return notice.title;
+  const key = move.from === null ? "notice.title.created" : `notice.title.${move.to}`;
+  return t(key, { dates: formatDateRange(move.startDate, move.endDate) });
+}
+
+export function noticeBody(notice) {
+  const move = notice.kind === "personal" && notice.request;
+  if (!move) return notice.body;
+  const text = move.from === null
+    ? t("notice.body.created", { who: notice.author, to: t(`status.${move.to}`) })
+    : t("notice.body.moved", { who: notice.author, from: t(`status.${move.from}`), to: t(`status.${move.to}`) });
+  return move.note ? `${text}\n${t("notice.note", { note: move.note })}` : text;
+}
 
 export function readControls(notice, onChange) {
   if (notice.kind !== "personal") return null;
@@ -30,10 +51,11 @@ function noticeItem(notice) {
   const item = h("li", { class: "notice" });
   const fill = (current, focused) => {
     replace(item,
-      h("h2", { id: `notice-title-${current.id}` }, h("a", { href: `/notices/${current.id}` }, current.title)),
+      h("h2", { id: `notice-title-${current.id}` }, h("a", { href: `/notices/${current.id}` }, noticeTitle(current))),
       h("p", { class: "muted" },
         [current.kind === "company" ? t("notices.company") : t("notices.personal"), current.pinned ? t("notices.pinned") : null, formatInstant(current.createdAt)].filter(Boolean).join(" · ")),
-      h("p", { class: "notice-body" }, current.body),
+      h("p", { class: "notice-body" }, noticeBody(current)),
+      current.request ? h("p", {}, h("a", { href: `/holidays/${current.request.id}` }, t("notices.seeRequest"))) : null,
       readControls(current, (next) => fill(next, true)));
     if (focused) item.querySelector(".read-state button")?.focus();
   };

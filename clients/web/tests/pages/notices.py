@@ -11,6 +11,13 @@ class NoticesPage(AppPage):
     def notice(self, title):
         return self.page.get_by_role("listitem").filter(has=self.page.get_by_role("heading", name=title))
 
+    def unread(self):
+        """The notices marked unread, in the board's order."""
+        return self.page.get_by_role("listitem").filter(has=self.page.locator(".read-state .tag-unread"))
+
+    def title_of(self, item):
+        return item.get_by_role("heading").inner_text()
+
     def state_of(self, title):
         return self.notice(title).locator(".read-state .tag")
 
