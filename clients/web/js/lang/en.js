@@ -153,6 +153,7 @@ export default {
   "notice.title.cancelled": "Cancelled: {dates}",
   "notice.body.created": "{who} made this request for you: {to}.",
   "notice.body.moved": "{who} moved your request: {from} → {to}.",
+  "notice.body.movedByYou": "You moved your request: {from} → {to}.",
   "notice.note": "Note: {note}",
 
   "notices.title": "Notices",

@@ -152,6 +152,7 @@ export default {
   "notice.title.cancelled": "Cancelada: {dates}",
   "notice.body.created": "{who} ha hecho esta solicitud por ti: {to}.",
   "notice.body.moved": "{who} ha movido tu solicitud: {from} → {to}.",
+  "notice.body.movedByYou": "Has movido tu solicitud: {from} → {to}.",
   "notice.note": "Nota: {note}",
 
   "notices.title": "Avisos",

@@ -8,7 +8,7 @@ import { heading } from "../ui.js";
 import { readControls, noticeTitle, noticeBody } from "./notices.js";
 
 export default {
-  async render(view, params) {
+  async render(view, params, query, context) {
     let { data: notice } = await get(`/v1/notices/${encodeURIComponent(params.id)}`);
     if (notice.kind === "personal" && notice.read === false) {
       notice = (await api("POST", `/v1/notices/${notice.id}/read`)).data;
@@ -23,7 +23,7 @@ export default {
       heading(noticeTitle(notice)),
       h("p", { class: "muted", id: `notice-title-${notice.id}` },
         [notice.kind === "company" ? t("notices.company") : t("notices.personal"), t("notices.author", { who: notice.author }), formatInstant(notice.createdAt)].join(" · ")),
-      h("p", { class: "notice-body" }, noticeBody(notice)),
+      h("p", { class: "notice-body" }, noticeBody(notice, context.me)),
       notice.request ? h("p", {}, h("a", { href: `/holidays/${notice.request.id}` }, t("notices.seeRequest"))) : null,
       controls,
       h("p", {}, h("a", { href: "/notices" }, t("notices.back"))));

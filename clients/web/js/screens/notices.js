@@ -21,10 +21,12 @@ export function noticeTitle(notice) {
   return t(key, { dates: formatDateRange(move.startDate, move.endDate) });
 }
 
-export function noticeBody(notice) {
+export function noticeBody(notice, me = null) {
   const move = notice.kind === "personal" && notice.request;
   if (!move) return notice.body;
-  const text = move.from === null
+  const text = notice.author === me?.username && move.from !== null
+    ? t("notice.body.movedByYou", { from: t(`status.${move.from}`), to: t(`status.${move.to}`) })
+    : move.from === null
     ? t("notice.body.created", { who: notice.author, to: t(`status.${move.to}`) })
     : t("notice.body.moved", { who: notice.author, from: t(`status.${move.from}`), to: t(`status.${move.to}`) });
   return move.note ? `${text}\n${t("notice.note", { note: move.note })}` : text;
@@ -47,14 +49,14 @@ export function readControls(notice, onChange) {
   return h("div", { class: "read-state" }, state, toggle);
 }
 
-function noticeItem(notice) {
+function noticeItem(notice, me) {
   const item = h("li", { class: "notice" });
   const fill = (current, focused) => {
     replace(item,
       h("h2", { id: `notice-title-${current.id}` }, h("a", { href: `/notices/${current.id}` }, noticeTitle(current))),
       h("p", { class: "muted" },
         [current.kind === "company" ? t("notices.company") : t("notices.personal"), current.pinned ? t("notices.pinned") : null, formatInstant(current.createdAt)].filter(Boolean).join(" · ")),
-      h("p", { class: "notice-body" }, noticeBody(current)),
+      h("p", { class: "notice-body" }, noticeBody(current, me)),
       current.request ? h("p", {}, h("a", { href: `/holidays/${current.request.id}` }, t("notices.seeRequest"))) : null,
       readControls(current, (next) => fill(next, true)));
     if (focused) item.querySelector(".read-state button")?.focus();
@@ -64,9 +66,10 @@ function noticeItem(notice) {
 }
 
 export default {
-  async render(view) {
+  async render(view, params, query, context) {
     const { data } = await get("/v1/notices?limit=20");
-    const list = h("ul", { class: "notices" }, data.items.map(noticeItem));
+    const item = (notice) => noticeItem(notice, context.me);
+    const list = h("ul", { class: "notices" }, data.items.map(item));
     const more = h("div", { class: "actions" });
     const counter = h("p", { class: "muted" }, t("notices.unread", { count: data.unread }));
     const addMore = (cursor) => {
@@ -74,7 +77,7 @@ export default {
         event.target.disabled = true;
         try {
           const { data: page } = await get(`/v1/notices?limit=20&after=${encodeURIComponent(cursor)}`);
-          const items = page.items.map(noticeItem);
+          const items = page.items.map(item);
           list.append(...items);
           items[0]?.querySelector("a")?.focus();
           addMore(page.nextAfter);
