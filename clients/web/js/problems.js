@@ -5,6 +5,8 @@ import { has, t } from "./i18n.js";
 
 /** The message for `error` (an ApiError), looked up from the most to the least specific key. */
 export function problemMessage(error, context = "") {
+  // Not an answer of the server: a fault of the app itself.
+  if (error?.status === undefined) return t("problem.app");
   const type = error.type;
   const field = error.problem?.field;
   const keys = [];

@@ -31,7 +31,7 @@ def test_no_csp_violation_and_no_console_error_on_a_walk(context, api, service_w
     page.wait_for_load_state("networkidle")
 
     holidays = home.go("Holidays", HolidaysPage)
-    page.get_by_role("link", name=f"{int(holidays.heading.inner_text()[-4:]) + 1} →").click()
+    page.get_by_role("link", name=f"Year after: {int(holidays.heading.inner_text()[-4:]) + 1}").click()
     HolidaysPage(page).wait()
     form = holidays.new_request()
     form.fill(week[0].isoformat(), week[2].isoformat(), comment="Walk")

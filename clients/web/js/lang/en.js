@@ -90,8 +90,8 @@ export default {
   "holidays.title": "Your holidays in {year}",
   "holidays.request": "Request holiday",
   "holidays.years": "Other years",
-  "holidays.previousYear": "← {year}",
-  "holidays.nextYear": "{year} →",
+  "holidays.previousYear": "Year before: ",
+  "holidays.nextYear": "Year after: ",
   "holidays.balance": "Balance {year}",
   "holidays.requests": "Requests",
   "holidays.none": "No requests in {year}.",
@@ -322,6 +322,7 @@ export default {
   "reset.problem.validation-failed.token": "This link has expired or was already used. Ask for a new one.",
   "reset.problem.too-many-attempts": "Too many attempts. Wait a few minutes, then try again.",
 
+  "problem.app": "Something went wrong in the app. Reload the page.",
   "problem.network": "The server cannot be reached. Check your connection.",
   "problem.unknown": "Something went wrong (error {status}).",
   "problem.malformed-request": "The server could not read what was sent. Reload the page and try again.",

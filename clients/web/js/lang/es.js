@@ -89,8 +89,8 @@ export default {
   "holidays.title": "Tus vacaciones en {year}",
   "holidays.request": "Solicitar vacaciones",
   "holidays.years": "Otros años",
-  "holidays.previousYear": "← {year}",
-  "holidays.nextYear": "{year} →",
+  "holidays.previousYear": "Año anterior: ",
+  "holidays.nextYear": "Año siguiente: ",
   "holidays.balance": "Saldo {year}",
   "holidays.requests": "Solicitudes",
   "holidays.none": "No hay solicitudes en {year}.",
@@ -321,6 +321,7 @@ export default {
   "reset.problem.validation-failed.token": "Este enlace ha caducado o ya se ha usado. Pide uno nuevo.",
   "reset.problem.too-many-attempts": "Demasiados intentos. Espera unos minutos y vuelve a intentarlo.",
 
+  "problem.app": "Algo ha fallado en la app. Recarga la página.",
   "problem.network": "No se puede contactar con el servidor. Revisa tu conexión.",
   "problem.unknown": "Algo ha fallado (error {status}).",
   "problem.malformed-request": "El servidor no ha podido leer lo enviado. Recarga la página y vuelve a intentarlo.",

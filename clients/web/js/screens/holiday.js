@@ -39,7 +39,12 @@ export default {
     const message = h("div", { role: "alert", class: "form-alert", hidden: true });
     const actions = h("div", { class: "actions" });
     if (request.allowedActions.includes("cancel")) {
-      const confirmBox = h("div", { class: "confirm", hidden: true },
+      const keep = () => {
+        confirmBox.hidden = true;
+        cancel.hidden = false;
+        cancel.focus();
+      };
+      const confirmBox = h("div", { class: "confirm", hidden: true, onkeydown: (event) => event.key === "Escape" && keep() },
         h("p", { id: "cancel-question" }, t("holiday.cancelQuestion")),
         h("div", { class: "actions" },
           button(t("holiday.cancelYes"), async (event) => {
@@ -55,11 +60,7 @@ export default {
               if (error.status === 412 || error.status === 409) setTimeout(refreshScreen, 2500);
             }
           }, { kind: "danger" }),
-          button(t("holiday.cancelNo"), () => {
-            confirmBox.hidden = true;
-            cancel.hidden = false;
-            cancel.focus();
-          })));
+          button(t("holiday.cancelNo"), keep)));
       const cancel = button(t("holiday.cancel"), () => {
         confirmBox.hidden = false;
         cancel.hidden = true;
