@@ -149,7 +149,10 @@ export async function login(username, password) {
 export function refresh() {
   if (!refreshing) {
     refreshing = (async () => {
-      const response = await send("/v1/auth/refresh", { method: "POST" }, { retryNetwork: false });
+      // Other tabs of the app share the cookie: one refresh at a time across them too (the Web Locks API), so
+      // that a tab never sends the refresh token another tab is trading at the same moment.
+      const trade = () => send("/v1/auth/refresh", { method: "POST" }, { retryNetwork: false });
+      const response = navigator.locks ? await navigator.locks.request("sg-refresh", trade) : await trade();
       if (response.ok) {
         adopt(await response.json(), response);
         return true;

@@ -62,3 +62,37 @@ def test_a_session_outlives_its_access_token(new_context, short_token_server):
     LoginPage(page).wait()
     page.goto("/holidays")
     LoginPage(page).wait()
+
+
+def test_two_tabs_never_trade_the_same_refresh_token(new_context):
+    """Tabs share the cookie: while one tab's refresh is under way (its answer held back here, after the server
+    made it), another tab's refresh waits for it instead of sending the token being traded, which the server
+    would take for a stolen one and end the session."""
+    context = new_context()
+    first, second = context.new_page(), context.new_page()
+    LoginPage(first).open().log_in("hiro")
+    second.goto("/")
+    HomePage(second).wait()
+
+    held = []
+
+    def hold(route):
+        held.append((route, route.fetch()))
+
+    first.route("**/v1/auth/refresh", hold)
+    first.evaluate("location.reload()")
+    for _ in range(100):
+        if held:
+            break
+        second.wait_for_timeout(50)
+    assert held, "the first tab's refresh was not seen"
+    second.evaluate("location.reload()")
+    second.wait_for_timeout(1500)
+    route, response = held[0]
+    route.fulfill(response=response)
+    first.unroute("**/v1/auth/refresh")
+    HomePage(first).wait()
+    HomePage(second).wait()
+    for page in (first, second):
+        page.reload()
+        HomePage(page).wait()
