@@ -4,10 +4,12 @@ scripts/web-check.sh starts the server and passes its address in SG_WEB_BASE_URL
 of its own (a short access token) starts one from SGSERVER (and SG_WEB_ROOT when set). A failed test leaves its
 trace and a screenshot under SG_WEB_ARTIFACTS (default .build/web-check).
 """
+import ctypes
 import datetime
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import tempfile
@@ -219,6 +221,14 @@ def free_port():
         return s.getsockname()[1]
 
 
+def die_with_parent():
+    """The second server ends with the tests, even when they are killed (Linux: PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
 @pytest.fixture
 def short_token_server():
     """A second sgserver of its own (fresh demo database) whose access tokens last one minute."""
@@ -228,11 +238,12 @@ def short_token_server():
     port = free_port()
     folder = tempfile.mkdtemp(prefix="sg-web-short-")
     command = [binary, "--host", "127.0.0.1", "--port", str(port), "--database", f"{folder}/demo.sqlite", "--seed-demo",
-               "--log-level", "error", "--access-token-minutes", "1", "--writes-per-minute", "100000"]
+               "--log-level", "error", "--writes-per-minute", "100000"]
     if os.environ.get("SG_WEB_ROOT"):
         command += ["--web-root", os.environ["SG_WEB_ROOT"]]
     log = open(f"{folder}/server.log", "w")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    environment = {**os.environ, "SG_ACCESS_TOKEN_MINUTES": "1"}
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=environment, preexec_fn=die_with_parent)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 20
