@@ -30,9 +30,9 @@ export default {
         button(t("holidays.request"), () => navigate("/holidays/new"), { kind: "primary" })),
       h("nav", { class: "years", "aria-label": t("holidays.years") },
         h("a", { href: `/holidays?year=${data.year - 1}` },
-          h("span", { "aria-hidden": "true" }, "← "), h("span", { class: "visually-hidden" }, t("holidays.previousYear")), String(data.year - 1)),
+          h("span", { "aria-hidden": "true" }, "←"), h("span", { class: "visually-hidden" }, t("holidays.previousYear")), String(data.year - 1)),
         h("a", { href: `/holidays?year=${data.year + 1}` },
-          h("span", { class: "visually-hidden" }, t("holidays.nextYear")), String(data.year + 1), h("span", { "aria-hidden": "true" }, " →"))),
+          h("span", { class: "visually-hidden" }, t("holidays.nextYear")), String(data.year + 1), h("span", { "aria-hidden": "true" }, "→"))),
       h("div", { class: "cards two" },
         section(t("holidays.balance", { year: data.year }), balanceList(data.balance)),
         section(t("holidays.requests"), requests)));
