@@ -168,11 +168,14 @@ struct WebAppMiddleware: RouterMiddleware {
 /// The headers every page and file of the web app carries: a Content-Security-Policy that allows nothing but this
 /// origin's scripts, styles, images and API (no inline script or style, no other origin, no framing, and Trusted
 /// Types so that no string ever becomes markup), no referrer (a reset link's token stays in its page), no sniffing.
+/// Trusted Types allow one policy, `sgemployee`, whose only use is the service worker's address: registering a
+/// service worker is a script sink, so with no policy at all (`trusted-types 'none'`) the app could not register
+/// it (no offline use, no Web Push). The policy has no `createHTML`, so markup from strings stays impossible.
 enum WebAppHeaders {
     static let contentSecurityPolicy = [
         "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:", "font-src 'self'",
         "connect-src 'self'", "manifest-src 'self'", "worker-src 'self'", "base-uri 'none'", "form-action 'self'",
-        "frame-ancestors 'none'", "require-trusted-types-for 'script'", "trusted-types 'none'",
+        "frame-ancestors 'none'", "require-trusted-types-for 'script'", "trusted-types sgemployee",
     ].joined(separator: "; ")
 
     static let security: HTTPFields = [

@@ -1,0 +1,69 @@
+"""A walk through every screen, with changes made on the way, under the server's Content-Security-Policy: no
+violation is reported (securitypolicyviolation, listened to from before the page's own script) and nothing is
+written to the console as an error."""
+import warnings
+
+from playwright.sync_api import expect
+
+from conftest import free_week
+from pages import (AppPage, CompanyPage, ForgotPasswordPage, HolidaysPage, LoginPage, NoticesPage, PeoplePage,
+                   ProfilePage, ResetPasswordPage, SettingsPage)
+
+
+def known_to_old_servers(service_worker_allowed):
+    """A server built before its policy named "sgemployee" refuses the app's one Trusted Types policy (and so its
+    service worker): that refusal, and only it, is expected from such a server."""
+    if service_worker_allowed:
+        return lambda text: False
+    warnings.warn("this sgserver's Content-Security-Policy has trusted-types 'none': the service worker cannot be registered")
+    return lambda text: "sgemployee" in text and ("TrustedTypePolicy" in text or "trusted-types" in text)
+
+
+def test_no_csp_violation_and_no_console_error_on_a_walk(context, api, service_worker_allowed):
+    token = api.login("eva")
+    week = free_week(api, token, weeks_ahead=8)
+    page = context.new_page()
+
+    LoginPage(page).open()
+    ForgotPasswordPage(page).open()
+    ResetPasswordPage(page).open()
+    home = LoginPage(page).open().log_in("eva")
+    page.wait_for_load_state("networkidle")
+
+    holidays = home.go("Holidays", HolidaysPage)
+    page.get_by_role("link", name=f"Year after: {int(holidays.heading.inner_text()[-4:]) + 1}").click()
+    HolidaysPage(page).wait()
+    form = holidays.new_request()
+    form.fill(week[0].isoformat(), week[2].isoformat(), comment="Walk")
+    form.expect_preview_days("3 days")
+    holidays = form.send()
+    detail = holidays.open_request(week[0].isoformat())
+    detail.cancel()
+
+    detail.go("Notices", NoticesPage)
+    page.get_by_role("link", name="Welcome to SGEmployee").click()
+    AppPage(page).wait()
+    people = AppPage(page).go("People", PeoplePage)
+    people.search("nunez")
+    people.open_person("José Núñez")
+    AppPage(page).go("Company", CompanyPage)
+    profile = ProfilePage(page).open()
+    profile.field("Position").fill("Designer")
+    profile.save()
+    expect(page.get_by_role("alert")).to_have_text("The profile is saved.")
+    settings = SettingsPage(page).open()
+    settings.choose_language("es")
+    settings.choose_language("en")
+    page.get_by_role("button", name="Create a calendar feed").click()
+    expect(page.get_by_label("Address of the new feed")).to_be_visible()
+    page.reload()
+    SettingsPage(page).wait()
+    page.wait_for_load_state("networkidle")
+    AppPage(page).log_out()
+    page.wait_for_load_state("networkidle")
+
+    known = known_to_old_servers(service_worker_allowed)
+    violations = [v for v in context.watch.violations if not known(f"{v['directive']} {v['sample']}")]
+    errors = [e for e in context.watch.console_errors if not known(e)]
+    assert violations == [], violations
+    assert errors == [], errors
