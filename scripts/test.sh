@@ -87,6 +87,8 @@ check scripts/crash-check.sh
 check scripts/client-check.sh
 # PostgreSQL's schema means what SQLite's does, on a throwaway cluster (scripts/postgres.sh).
 check scripts/schema-parity.py --cluster "$pgdir"
+# The web app in a real browser (Debian's chromium through Playwright, axe-core) against the built sgserver.
+check scripts/web-check.sh
 # The docs: every relative link and anchor resolves, and README and performance.md stay short enough to read.
 check scripts/check-docs.py
 

@@ -5,10 +5,9 @@
 # Ends with one line "N passed, M failed" (one check per test, and one for the server's health).
 #
 # Environment: SGSERVER (default .build/debug/sgserver), SGADMIN (default: sgadmin beside it), WEB_ROOT (serve the
-# web app from that folder, --web-root, instead of the copy the binary embeds), WEB_CSP_FROM_SOURCE=1 (the pages
-# reach the browser with the Content-Security-Policy of Sources/SGAPI/WebApp.swift, for a binary built before a
-# change to it), WEB_SCREENSHOTS=1 (write the README's screenshots to docs/images/), CHROMIUM (default
-# /usr/bin/chromium), WEB_CHECK_ARGS (more pytest arguments, e.g. "-k keyboard").
+# web app from that folder, --web-root, instead of the copy the binary embeds), WEB_SCREENSHOTS=1 (write the
+# README's screenshots to docs/images/), CHROMIUM (default /usr/bin/chromium), WEB_CHECK_ARGS (more pytest
+# arguments, e.g. "-k keyboard").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,7 +69,7 @@ mkdir -p "$artifacts"
 echo "== pytest clients/web/tests (chromium $("$chromium" --version 2>/dev/null | grep -oE '[0-9.]+' | head -1))"
 # shellcheck disable=SC2086 # WEB_CHECK_ARGS is a list of arguments
 SG_WEB_BASE_URL=$base SGSERVER=$sgserver SG_WEB_ROOT=${WEB_ROOT:-} SG_WEB_ARTIFACTS=$artifacts CHROMIUM=$chromium \
-    SG_WEB_SCREENSHOTS=$([ "${WEB_SCREENSHOTS:-}" = 1 ] && echo docs/images) SG_WEB_CSP_FROM_SOURCE=${WEB_CSP_FROM_SOURCE:-} \
+    SG_WEB_SCREENSHOTS=$([ "${WEB_SCREENSHOTS:-}" = 1 ] && echo docs/images) \
     PYTHONDONTWRITEBYTECODE=1 timeout 900 "$venv/bin/pytest" clients/web/tests -q -rfEs -p no:cacheprovider \
     --junitxml="$artifacts/junit.xml" ${WEB_CHECK_ARGS:-}
 status=$?

@@ -96,49 +96,6 @@ def browser(playwright_instance):
     browser.close()
 
 
-# SG_WEB_CSP_FROM_SOURCE=1: the app's pages and files reach the browser with the Content-Security-Policy that
-# Sources/SGAPI/WebApp.swift declares instead of the one the running binary sends, for a binary built before a
-# change to it (as --web-root serves the working tree's files to a binary that embeds older ones). The API's
-# answers are never touched.
-CSP_FROM_SOURCE = os.environ.get("SG_WEB_CSP_FROM_SOURCE") == "1"
-WEB_APP_SWIFT = Path(__file__).resolve().parents[3] / "Sources" / "SGAPI" / "WebApp.swift"
-
-
-def source_csp():
-    text = WEB_APP_SWIFT.read_text()
-    block = re.search(r"static let contentSecurityPolicy = \[(.*?)\]\.joined", text, re.S).group(1)
-    return "; ".join(re.findall(r'"([^"]*)"', block))
-
-
-def with_source_csp(context, base):
-    csp = source_csp()
-
-    def rewrite(route):
-        response = route.fetch()
-        headers = dict(response.headers)
-        if "content-security-policy" in headers:
-            headers["content-security-policy"] = csp
-        route.fulfill(response=response, headers=headers)
-
-    context.route(re.compile("^" + re.escape(base) + r"/(?!v1/|v1$|ical/)"), rewrite)
-
-
-@pytest.fixture(scope="session")
-def server_csp():
-    """The Content-Security-Policy the browser gets with the app's page."""
-    if CSP_FROM_SOURCE:
-        return source_csp()
-    with urllib.request.urlopen(BASE_URL + "/", timeout=10) as response:
-        return response.headers.get("Content-Security-Policy", "")
-
-
-@pytest.fixture(scope="session")
-def service_worker_allowed(server_csp):
-    """Whether the server's Content-Security-Policy lets the page register its service worker: a server built
-    before the policy named "sgemployee" (trusted-types 'none') refuses it, and with it offline use and push."""
-    return "trusted-types 'none'" not in server_csp
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
@@ -170,14 +127,12 @@ def new_context(browser, request):
     """Makes browser contexts (as many as a test needs) that record a trace, kept when the test fails."""
     contexts = []
 
-    def make(csp_from_source=CSP_FROM_SOURCE, **options):
+    def make(**options):
         options.setdefault("viewport", {"width": 1280, "height": 800})
         options.setdefault("locale", "en-US")
         options.setdefault("timezone_id", "UTC")
         options.setdefault("base_url", BASE_URL)
         context = browser.new_context(**options)
-        if csp_from_source:
-            with_source_csp(context, options["base_url"])
         context.set_default_timeout(ACTION_TIMEOUT_MS)
         context.set_default_navigation_timeout(15_000)
         watch = Watch()
@@ -233,8 +188,7 @@ def die_with_parent():
 def short_token_server():
     """A second sgserver of its own (fresh demo database) whose access tokens last one minute."""
     binary = os.environ.get("SGSERVER")
-    if not binary:
-        pytest.skip("SGSERVER is not set: no second server to start")
+    assert binary, "SGSERVER names the built sgserver (scripts/web-check.sh sets it)"
     port = free_port()
     folder = tempfile.mkdtemp(prefix="sg-web-short-")
     command = [binary, "--host", "127.0.0.1", "--port", str(port), "--database", f"{folder}/demo.sqlite", "--seed-demo",

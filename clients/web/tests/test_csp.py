@@ -1,8 +1,6 @@
 """A walk through every screen, with changes made on the way, under the server's Content-Security-Policy: no
 violation is reported (securitypolicyviolation, listened to from before the page's own script) and nothing is
 written to the console as an error."""
-import warnings
-
 from playwright.sync_api import expect
 
 from conftest import free_week
@@ -10,16 +8,7 @@ from pages import (AppPage, CompanyPage, ForgotPasswordPage, HolidaysPage, Login
                    ProfilePage, ResetPasswordPage, SettingsPage)
 
 
-def known_to_old_servers(service_worker_allowed):
-    """A server built before its policy named "sgemployee" refuses the app's one Trusted Types policy (and so its
-    service worker): that refusal, and only it, is expected from such a server."""
-    if service_worker_allowed:
-        return lambda text: False
-    warnings.warn("this sgserver's Content-Security-Policy has trusted-types 'none': the service worker cannot be registered")
-    return lambda text: "sgemployee" in text and ("TrustedTypePolicy" in text or "trusted-types" in text)
-
-
-def test_no_csp_violation_and_no_console_error_on_a_walk(context, api, service_worker_allowed):
+def test_no_csp_violation_and_no_console_error_on_a_walk(context, api):
     token = api.login("eva")
     week = free_week(api, token, weeks_ahead=8)
     page = context.new_page()
@@ -62,8 +51,5 @@ def test_no_csp_violation_and_no_console_error_on_a_walk(context, api, service_w
     AppPage(page).log_out()
     page.wait_for_load_state("networkidle")
 
-    known = known_to_old_servers(service_worker_allowed)
-    violations = [v for v in context.watch.violations if not known(f"{v['directive']} {v['sample']}")]
-    errors = [e for e in context.watch.console_errors if not known(e)]
-    assert violations == [], violations
-    assert errors == [], errors
+    assert context.watch.violations == [], context.watch.violations
+    assert context.watch.console_errors == [], context.watch.console_errors

@@ -9,17 +9,16 @@ from pages import AppPage, HolidaysPage, HomePage, LoginPage
 STALE = re.compile("^Not current: the copy read on ")
 
 
-def test_the_last_screens_seen_stay_readable_offline(new_context, service_worker_allowed):
+def test_the_last_screens_seen_stay_readable_offline(new_context):
     context = new_context(service_workers="allow")
     page = context.new_page()
     home = LoginPage(page).open().log_in("ines")
     expect(home.balance).to_be_visible()
     holidays = home.go("Holidays", HolidaysPage)
     expect(holidays.balance).to_be_visible()
-    if service_worker_allowed:
-        page.wait_for_function("navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)")
-        page.reload()
-        HolidaysPage(page).wait()
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)")
+    page.reload()
+    HolidaysPage(page).wait()
 
     context.set_offline(True)
     home = holidays.go("Home", HomePage)
@@ -30,15 +29,14 @@ def test_the_last_screens_seen_stay_readable_offline(new_context, service_worker
     expect(holidays.balance).to_contain_text("Remaining")
     expect(page.get_by_role("status").filter(has_text="You are offline")).to_be_visible()
 
-    if service_worker_allowed:
-        # The page itself comes from the service worker; the session cannot be checked, the kept copies show.
-        page.reload()
-        HolidaysPage(page).wait()
-        expect(page.get_by_text(STALE)).to_be_visible()
-        home = HolidaysPage(page).go("Home", HomePage)
-        expect(page.get_by_text(STALE)).to_be_visible()
-        expect(home.heading).to_have_text("Hello, Inês")
-        expect(home.logout_button).to_be_visible()
+    # The page itself comes from the service worker; the session cannot be checked, the kept copies show.
+    page.reload()
+    HolidaysPage(page).wait()
+    expect(page.get_by_text(STALE)).to_be_visible()
+    home = HolidaysPage(page).go("Home", HomePage)
+    expect(page.get_by_text(STALE)).to_be_visible()
+    expect(home.heading).to_have_text("Hello, Inês")
+    expect(home.logout_button).to_be_visible()
 
     context.set_offline(False)
     page.goto("/holidays")

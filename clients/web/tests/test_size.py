@@ -18,7 +18,7 @@ def transferred(responses):
 
 def test_the_first_screen_transfers_under_150_kb(new_context, api):
     # Measured as the server sends it: no header rewritten on the way (that would hand the page decoded bodies).
-    context = new_context(csp_from_source=False, extra_http_headers={"Accept-Encoding": "gzip"}, service_workers="block")
+    context = new_context(extra_http_headers={"Accept-Encoding": "gzip"}, service_workers="block")
     page = context.new_page()
     responses = []
     page.on("response", lambda response: responses.append(response))
