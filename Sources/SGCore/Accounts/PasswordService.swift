@@ -117,7 +117,8 @@ public struct PasswordService: Sendable {
     ) throws {
         let expires = now.addingTimeInterval(resetLifetime)
         try tx.insertResetToken(digest: token.digest, employeeID: employee.id, at: now, expiresAt: expires)
-        let mail = ResetMail(employee: employee, token: token.token, publicURL: publicURL)
+        let language = try tx.recipient(employeeID: employee.id)?.language ?? .en
+        let mail = ResetMail(employee: employee, token: token.token, publicURL: publicURL, language: language)
         try tx.enqueue(
             OutboxDraft(
                 channel: .email, event: .passwordReset, employeeID: employee.id, address: employee.email,
@@ -258,27 +259,38 @@ struct ResetMail {
     let token: String
     /// The base of links, without a trailing slash; "" when the server has none, and the mail carries the token.
     let publicURL: String
+    var language: Language = .en
 
     var link: String? {
         DeliveryConfiguration.link(publicURL, "/reset-password?token=\(token)")
     }
 
-    var subject: String { "Reset your password" }
+    var subject: String { language == .es ? "Restablece tu contraseña" : "Reset your password" }
 
     var body: String {
         let minutes = Int(PasswordService.resetLifetime / 60)
-        var lines = [
-            "Hello \(employee.name),", "",
-            "Someone asked to reset the password of your account \(employee.username).",
-        ]
-        if let link {
-            lines += ["To choose a new one, open this link within \(minutes) minutes:", "", link]
-        } else {
-            lines += ["To choose a new one, enter this code in the app within \(minutes) minutes:", "", token]
+        guard language == .es else {
+            var lines = [
+                "Hello \(employee.name),", "",
+                "Someone asked to reset the password of your account \(employee.username).",
+            ]
+            if let link {
+                lines += ["To choose a new one, open this link within \(minutes) minutes:", "", link]
+            } else {
+                lines += ["To choose a new one, enter this code in the app within \(minutes) minutes:", "", token]
+            }
+            lines += [
+                "", "It works once. If you did not ask for it, ignore this e-mail: your password stays as it is.",
+            ]
+            return lines.joined(separator: "\n") + "\n"
         }
-        lines += [
-            "", "It works once. If you did not ask for it, ignore this e-mail: your password stays as it is.",
-        ]
+        var lines = ["Hola, \(employee.name):", "", "Alguien ha pedido restablecer la contraseña de tu cuenta \(employee.username)."]
+        if let link {
+            lines += ["Para elegir una nueva, abre este enlace en los próximos \(minutes) minutos:", "", link]
+        } else {
+            lines += ["Para elegir una nueva, escribe este código en la aplicación en los próximos \(minutes) minutos:", "", token]
+        }
+        lines += ["", "Sirve una sola vez. Si no lo has pedido tú, ignora este correo: tu contraseña no cambia."]
         return lines.joined(separator: "\n") + "\n"
     }
 }

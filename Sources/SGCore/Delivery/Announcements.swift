@@ -50,15 +50,16 @@ public enum Announcements {
         let isPrivate = othersHear ? try tx.leaveTypeIsPrivate(id: request.leaveTypeID) : false
         let shown = request.shownToOthers(isPrivate: isPrivate)
         let othersNote = isPrivate ? "" : note
-        // The mail names no recipient: written once for the owner and once for all the deciders.
-        var mails: [Bool: HolidayMail.Text] = [:]
+        // The mail names no recipient: written once for the owner and once for all the deciders, in each language.
+        var mails: [MailKey: HolidayMail.Text] = [:]
         for person in recipients {
             let toOwner = person.employeeID == owner.id
             if configuration.emailEnabled, person.reachableByEmail {
-                let mail = mails[toOwner] ?? HolidayMail(
+                let key = MailKey(toOwner: toOwner, language: person.language)
+                let mail = mails[key] ?? HolidayMail(
                     event: event, request: toOwner ? request : shown, owner: owner, actor: actor, note: toOwner ? note : othersNote,
-                    link: link, toOwner: toOwner).text
-                mails[toOwner] = mail
+                    link: link, toOwner: toOwner, language: person.language).text
+                mails[key] = mail
                 try tx.enqueue(
                     OutboxDraft(
                         channel: .email, event: event, employeeID: person.employeeID, address: person.email,
@@ -86,6 +87,11 @@ public enum Announcements {
         }
     }
 
+    private struct MailKey: Hashable {
+        let toOwner: Bool
+        let language: Language
+    }
+
     /// One message per device of `person` on the platforms the server pushes to. The worker reads the device again
     /// when it sends, so a device removed or registered by someone else meanwhile gets nothing.
     static func push(
@@ -105,16 +111,13 @@ public enum Announcements {
     public static func notice(_ tx: any OutboxWriting & AudienceReading, notice: Notice, at now: Date) throws {
         let configuration = try tx.deliveryConfiguration()
         let link = configuration.link("/notices/\(notice.id)")
-        var lines = [notice.body, ""]
-        if let link { lines.append("Read it on the board: \(link)") }
-        lines += ["", "Posted by \(notice.author)."]
         if configuration.emailEnabled {
             for person in try tx.everyone() where person.reachableByEmail {
+                let mail = NoticeMail(notice: notice, link: link, reader: person.name, language: person.language)
                 try tx.enqueue(
                     OutboxDraft(
                         channel: .email, event: .noticePublished, employeeID: person.employeeID, address: person.email,
-                        recipientName: person.name, subject: "Notice: \(notice.title)",
-                        body: "Hello \(person.name),\n\nA new notice on the company board:\n\n\(notice.title)\n\n" + lines.joined(separator: "\n") + "\n"),
+                        recipientName: person.name, subject: mail.subject, body: mail.body),
                     at: now)
             }
         }
@@ -129,89 +132,6 @@ public enum Announcements {
                     body: try payload.body(format: subscription.format, text: text)),
                 at: now)
         }
-    }
-}
-
-/// The e-mail of one move of a request, in words.
-struct HolidayMail {
-    let event: DeliveryEvent
-    let request: HolidayRequest
-    let owner: Employee
-    let actor: Actor
-    let note: String
-    let link: String?
-    /// Written to the request's owner ("your request") rather than to an approver.
-    let toOwner: Bool
-
-    /// The subject and body, written once.
-    struct Text {
-        let subject: String
-        let body: String
-    }
-
-    var text: Text { Text(subject: subject, body: body) }
-
-    var dates: String { request.period.description }
-
-    var days: String { request.duration.inWorkingDays }
-
-    var kind: String { request.kindInWords }
-
-    var subject: String {
-        switch event {
-        case .holidayRequested: "\(kind) request from \(owner.fullName): \(dates)"
-        case .holidayApproved where request.status == .approvedByManager:
-            toOwner ? "Your \(kind.lowercased()) \(dates) is approved by your manager" : "To decide: \(owner.fullName), \(dates), approved by the manager"
-        case .holidayApproved: toOwner ? "Your \(kind.lowercased()) \(dates) is approved" : "Approved: \(owner.fullName), \(dates)"
-        case .holidayRejected: toOwner ? "Your \(kind.lowercased()) request \(dates) is rejected" : "Rejected: \(owner.fullName), \(dates)"
-        case .holidayReverted: toOwner ? "Your \(kind.lowercased()) \(dates) is back to pending" : "Back to pending: \(owner.fullName), \(dates)"
-        case .holidayCancelled: toOwner ? "Your \(kind.lowercased()) \(dates) is cancelled" : "Cancelled: \(owner.fullName), \(dates)"
-        default: "Holiday request \(request.id)"
-        }
-    }
-
-    var body: String {
-        var lines: [String] = []
-        let whose = toOwner ? "Your \(kind.lowercased()) request" : "The \(kind.lowercased()) request of \(owner.fullName)"
-        switch event {
-        case .holidayRequested:
-            let what = request.isShownAsAbsence ? "time off" : request.leaveTypeID == LeaveType.holidayID ? "holidays" : kind.lowercased()
-            lines.append("\(owner.fullName) asks for \(what) "
-                    + (request.period.isWholeDays ? "from \(request.startDate) to \(request.endDate)" : dates) + ": \(days).")
-            if !request.comment.isEmpty { lines.append("Comment: \(request.comment)") }
-            lines.append("It waits for your decision.")
-        case .holidayApproved where request.status == .approvedByManager:
-            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was approved by \(actor.name), the team's manager.")
-            lines.append(toOwner ? "An admin decides next." : "It waits for your decision.")
-        case .holidayApproved:
-            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was approved by \(actor.name).")
-        case .holidayRejected:
-            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was rejected by \(actor.name).")
-            lines.append("Reason: \(note)")
-        case .holidayReverted:
-            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was moved back to pending by \(actor.name).")
-        case .holidayCancelled:
-            lines.append("\(whose) from \(request.startDate) to \(request.endDate) (\(days)) was cancelled by \(actor.name).")
-        default:
-            break
-        }
-        if !note.isEmpty && event != .holidayRejected && event != .holidayRequested { lines.append("Note: \(note)") }
-        lines.append("Status: \(request.status.rawValue)")
-        if let link { lines += ["", "The request: \(link)"] }
-        return "Hello,\n\n" + lines.joined(separator: "\n") + "\n"
-    }
-
-    /// One line for a team channel.
-    var slackText: String {
-        let base: String = switch event {
-        case .holidayRequested: "\(owner.fullName) asks for \(days) off: \(dates)"
-        case .holidayApproved: "Approved: \(owner.fullName), \(dates) (\(days)), by \(actor.name)"
-        case .holidayRejected: "Rejected: \(owner.fullName), \(dates), by \(actor.name)"
-        case .holidayReverted: "Back to pending: \(owner.fullName), \(dates), by \(actor.name)"
-        case .holidayCancelled: "Cancelled: \(owner.fullName), \(dates) (\(days)), by \(actor.name)"
-        default: "Holiday request \(request.id)"
-        }
-        return base + (link.map { " <\($0)|request \(request.id)>" } ?? "")
     }
 }
 
@@ -343,27 +263,5 @@ public struct WebhookPayload: Encodable, Sendable {
         case .slack: try encoder.encode(["text": text])
         }
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// An approver's daily digest of the requests waiting for a decision.
-struct ReminderMail {
-    let requests: [(request: HolidayRequest, owner: Employee)]
-    let waitingHours: Int
-    let publicURL: String
-
-    var subject: String {
-        requests.count == 1
-            ? "1 holiday request waits for your decision" : "\(requests.count) holiday requests wait for your decision"
-    }
-
-    var body: String {
-        var lines = ["Hello,", "", "These requests have waited more than \(waitingHours) hours for a decision:", ""]
-        for (request, owner) in requests {
-            lines.append("- \(owner.fullName): \(request.kindInWords.lowercased()) \(request.period), \(request.duration.inWorkingDays), asked \(Timestamp.format(request.createdAt))")
-            if let link = DeliveryConfiguration.link(publicURL, "/holidays/\(request.id)") { lines.append("  \(link)") }
-        }
-        lines += ["", "You get this digest once a day while requests wait."]
-        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -149,7 +149,7 @@ public struct DeliveryService: Sendable {
             for (id, theirs) in asked.sorted(by: { $0.key < $1.key }) {
                 guard let approver = try tx.recipient(employeeID: id), approver.reachableByEmail else { continue }
                 let digest = ReminderMail(
-                    requests: theirs, waitingHours: waitingHours, publicURL: configuration.publicURL)
+                    requests: theirs, waitingHours: waitingHours, publicURL: configuration.publicURL, language: approver.language)
                 let key = "reminder:\(approver.employeeID):\(today)"
                 // A digest already written today (by this server or another) is not written again.
                 if try tx.enqueue(

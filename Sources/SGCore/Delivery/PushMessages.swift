@@ -47,16 +47,7 @@ struct HolidayPush {
 
     private var es: Bool { language == .es }
 
-    private var kind: String {
-        if request.isShownAsAbsence { return es ? "Ausencia" : "Absence" }
-        guard es else { return request.kindInWords }
-        switch request.leaveTypeID {
-        case LeaveType.holidayID: return "Vacaciones"
-        case LeaveType.sickID: return "Baja"
-        case LeaveType.unpaidID: return "Permiso no retribuido"
-        default: return request.leaveTypeName.prefix(1).uppercased() + request.leaveTypeName.dropFirst()
-        }
-    }
+    private var kind: String { MessageWords.kind(request, language) }
 
     private var dates: String {
         let start = request.startDate, end = request.endDate
@@ -64,12 +55,7 @@ struct HolidayPush {
         return es ? "del \(start) al \(end)" : "\(start) to \(end)"
     }
 
-    private var days: String {
-        let halves = request.duration
-        guard es else { return halves.inWorkingDays }
-        let number = halves.description.replacingOccurrences(of: ".", with: ",")
-        return halves.halves == 2 ? "1 día laborable" : "\(number) días laborables"
-    }
+    private var days: String { MessageWords.days(request.duration, language) }
 
     var title: String {
         switch (event, toOwner) {
