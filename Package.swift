@@ -43,7 +43,7 @@ let package = Package(
             name: "SGMigrations",
             dependencies: ["SGPostgresMigrations"],
             path: "Migrations",
-            exclude: ["postgres", "README.md"],
+            exclude: ["postgres", "schema", "README.md"],
             resources: [
                 .embedInCode("0001_initial.sql"),
                 .embedInCode("0002_people.sql"),
