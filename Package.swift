@@ -74,6 +74,7 @@ let package = Package(
                 .embedInCode("0027_checks_without_lists.sql"),
                 .embedInCode("0028_moves_without_temporary_tables.sql"),
                 .embedInCode("0029_private_details_and_stale_grants.sql"),
+                .embedInCode("0030_schema_rules.sql"),
             ],
             swiftSettings: strict
         ),
@@ -85,7 +86,7 @@ let package = Package(
             resources: [
                 .embedInCode("0001_initial.sql"), .embedInCode("0023_view_changes.sql"), .embedInCode("0024_token_changes.sql"),
                 .embedInCode("0025_session_changes.sql"), .embedInCode("0026_events_without_view_changes.sql"),
-                .embedInCode("0029_private_details_and_stale_grants.sql"),
+                .embedInCode("0029_private_details_and_stale_grants.sql"), .embedInCode("0030_schema_rules.sql"),
             ],
             swiftSettings: strict
         ),

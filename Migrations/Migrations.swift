@@ -74,5 +74,8 @@ public enum SchemaMigrations {
             identifier: "0029_private_details_and_stale_grants",
             sql: String(decoding: PackageResources._029_private_details_and_stale_grants_sql, as: UTF8.self),
             postgres: PostgresMigrations.privateDetailsAndStaleGrants),
+        Migration(
+            identifier: "0030_schema_rules", sql: String(decoding: PackageResources._030_schema_rules_sql, as: UTF8.self),
+            postgres: PostgresMigrations.schemaRules),
     ]
 }

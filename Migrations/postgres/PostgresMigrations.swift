@@ -20,4 +20,7 @@ public enum PostgresMigrations {
     /// 0029's column and clean-up, in PostgreSQL's types.
     public static let privateDetailsAndStaleGrants = String(
         decoding: PackageResources._029_private_details_and_stale_grants_sql, as: UTF8.self)
+
+    /// 0030's table, in PostgreSQL's types.
+    public static let schemaRules = String(decoding: PackageResources._030_schema_rules_sql, as: UTF8.self)
 }

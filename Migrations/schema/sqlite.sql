@@ -294,6 +294,11 @@ CREATE TABLE "public_holidays" (
     PRIMARY KEY (calendar_id, date)
 ) WITHOUT ROWID;
 
+CREATE TABLE schema_rules (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    digest TEXT NOT NULL DEFAULT ''
+);
+
 CREATE TABLE sessions (
     id INTEGER PRIMARY KEY,
     employee_id INTEGER NOT NULL REFERENCES employees(id),
@@ -435,8 +440,7 @@ BEGIN
         FROM holiday_request_days d
         JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
         JOIN holiday_requests r ON r.id = d.request_id
-        WHERE d.employee_id = held_days.employee_id AND d.year = held_days.year
-          AND (r.status = 'pending' OR r.status = 'approved-by-manager' OR r.status = 'approved'));
+        WHERE d.employee_id = held_days.employee_id AND d.year = held_days.year AND (r.status = 'pending' OR r.status = 'approved-by-manager' OR r.status = 'approved'));
 END;
 
 CREATE TRIGGER held_days_new_request AFTER INSERT ON holiday_request_days
@@ -444,12 +448,12 @@ WHEN (SELECT draws_on_allowance FROM leave_types WHERE id = NEW.leave_type_id) =
 BEGIN
     INSERT INTO held_days (employee_id, year, approved_halves, pending_halves, by_expiry_halves, spanning_expiry)
     SELECT NEW.employee_id, NEW.year,
-           CASE WHEN r.status = 'approved' THEN NEW.halves ELSE 0 END,
-           CASE WHEN r.status = 'pending' THEN NEW.halves ELSE 0 END,
+           CASE WHEN (r.status = 'approved') THEN NEW.halves ELSE 0 END,
+           CASE WHEN (r.status = 'pending' OR r.status = 'approved-by-manager') THEN NEW.halves ELSE 0 END,
            CASE WHEN r.end_date <= e.expiry THEN NEW.halves ELSE 0 END,
            r.start_date <= e.expiry AND r.end_date > e.expiry
     FROM holiday_requests r, (SELECT printf('%04d-', NEW.year) || carry_over_expiry AS expiry FROM company WHERE id = 1) e
-    WHERE r.id = NEW.request_id AND r.status IN ('pending', 'approved')
+    WHERE r.id = NEW.request_id AND (r.status = 'pending' OR r.status = 'approved-by-manager' OR r.status = 'approved')
     ON CONFLICT (employee_id, year) DO UPDATE SET
         approved_halves = approved_halves + excluded.approved_halves,
         pending_halves = pending_halves + excluded.pending_halves,
@@ -458,25 +462,19 @@ BEGIN
 END;
 
 CREATE TRIGGER held_days_status AFTER UPDATE OF status ON holiday_requests
-WHEN OLD.status != NEW.status
- AND (OLD.status = 'pending' OR OLD.status = 'approved-by-manager' OR OLD.status = 'approved'
-      OR NEW.status = 'pending' OR NEW.status = 'approved-by-manager' OR NEW.status = 'approved')
+WHEN OLD.status != NEW.status AND ((OLD.status = 'pending' OR OLD.status = 'approved-by-manager' OR OLD.status = 'approved') OR (NEW.status = 'pending' OR NEW.status = 'approved-by-manager' OR NEW.status = 'approved'))
  AND (SELECT draws_on_allowance FROM leave_types WHERE id = NEW.leave_type_id) = 1
 BEGIN
     INSERT INTO held_days (employee_id, year)
     SELECT NEW.employee_id, d.year FROM holiday_request_days d
-    WHERE d.request_id = NEW.id
-      AND NOT (OLD.status = 'pending' OR OLD.status = 'approved-by-manager' OR OLD.status = 'approved')
+    WHERE d.request_id = NEW.id AND NOT (OLD.status = 'pending' OR OLD.status = 'approved-by-manager' OR OLD.status = 'approved')
     ON CONFLICT (employee_id, year) DO NOTHING;
     UPDATE held_days SET (approved_halves, pending_halves, by_expiry_halves, spanning_expiry) = (
         SELECT approved_halves + ((NEW.status = 'approved') - (OLD.status = 'approved')) * d.halves,
-               pending_halves + ((NEW.status = 'pending' OR NEW.status = 'approved-by-manager')
-                   - (OLD.status = 'pending' OR OLD.status = 'approved-by-manager')) * d.halves,
-               by_expiry_halves + ((NEW.status = 'pending' OR NEW.status = 'approved-by-manager' OR NEW.status = 'approved')
-                   - (OLD.status = 'pending' OR OLD.status = 'approved-by-manager' OR OLD.status = 'approved'))
+               pending_halves + ((NEW.status = 'pending' OR NEW.status = 'approved-by-manager') - (OLD.status = 'pending' OR OLD.status = 'approved-by-manager')) * d.halves,
+               by_expiry_halves + ((NEW.status = 'pending' OR NEW.status = 'approved-by-manager' OR NEW.status = 'approved') - (OLD.status = 'pending' OR OLD.status = 'approved-by-manager' OR OLD.status = 'approved'))
                    * (CASE WHEN NEW.end_date <= printf('%04d-', d.year) || c.carry_over_expiry THEN d.halves ELSE 0 END),
-               spanning_expiry + ((NEW.status = 'pending' OR NEW.status = 'approved-by-manager' OR NEW.status = 'approved')
-                   - (OLD.status = 'pending' OR OLD.status = 'approved-by-manager' OR OLD.status = 'approved'))
+               spanning_expiry + ((NEW.status = 'pending' OR NEW.status = 'approved-by-manager' OR NEW.status = 'approved') - (OLD.status = 'pending' OR OLD.status = 'approved-by-manager' OR OLD.status = 'approved'))
                    * (NEW.start_date <= printf('%04d-', d.year) || c.carry_over_expiry
                       AND NEW.end_date > printf('%04d-', d.year) || c.carry_over_expiry)
         FROM holiday_request_days d, company c

@@ -229,6 +229,9 @@ public final class AppDatabase: Sendable {
                 throw SGError.conflict(
                     "The database schema is behind this program (missing \(missing.joined(separator: ", "))). Run `sgadmin migrate`.")
             }
+            guard try reading(SchemaRules.isCurrent) else {
+                throw SGError.conflict("The database's triggers follow older rules than this program's. Run `sgadmin migrate`.")
+            }
         }
     }
 
@@ -238,6 +241,7 @@ public final class AppDatabase: Sendable {
         return try Self.translatingErrors {
             let before = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
             try Self.migrator.migrate(writer)
+            _ = try writer.write { db in try SchemaRules.install(writeConnection.connection(for: db)) }
             let after = try writer.read { db in try Self.migrator.appliedIdentifiers(db) }
             return Self.knownMigrations.filter { after.contains($0) && !before.contains($0) }
         }

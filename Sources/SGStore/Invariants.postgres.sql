@@ -1,7 +1,6 @@
 -- Invariants.sql in PostgreSQL's dialect: the same checks, names and order, each one row "name|violations" where
--- every count must be 0. scripts/schema-parity.py runs both files on the same data and compares their rows.
-
--- 'approved-by-manager' (two-stage teams, 0018) holds its days as pending does.
+-- every count must be 0, the same rule placeholders. scripts/schema-parity.py runs both on the same data through
+-- `sgadmin check` and compares their rows.
 
 -- Approved plus pending working half days of types drawing on the allowance never exceed an employee-year's
 -- allowance (its override, else the default) plus what can carry in at most (the company's cap) plus its
@@ -13,7 +12,7 @@ SELECT 'balance: approved + pending <= allowance + carry-over cap + adjustments'
                             (SELECT default_allowance FROM company WHERE id = 1)) AS allowance
         FROM holiday_request_days d JOIN holiday_requests r ON r.id = d.request_id
         JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
-        WHERE r.status IN ('pending', 'approved-by-manager', 'approved')
+        WHERE {{holds r.status}}
         GROUP BY d.employee_id, d.year) AS y
     WHERE y.held > y.allowance + (SELECT carry_over_cap_halves FROM company WHERE id = 1)
                    + COALESCE((SELECT SUM(c.halves) FROM allowance_changes c
@@ -24,19 +23,19 @@ SELECT 'held_days = a count of the held requests', COUNT(*) FROM (
     SELECT employee_id, year, approved_halves, pending_halves, by_expiry_halves, spanning_expiry FROM held_days
     WHERE approved_halves + pending_halves > 0
     EXCEPT
-    SELECT d.employee_id, d.year, SUM(CASE WHEN r.status = 'approved' THEN d.halves ELSE 0 END),
-           SUM(CASE WHEN r.status IN ('pending', 'approved-by-manager') THEN d.halves ELSE 0 END),
+    SELECT d.employee_id, d.year, SUM(CASE WHEN {{approved r.status}} THEN d.halves ELSE 0 END),
+           SUM(CASE WHEN {{pending r.status}} THEN d.halves ELSE 0 END),
            SUM(CASE WHEN r.end_date <= lpad(d.year::text, 4, '0') || '-' || c.carry_over_expiry THEN d.halves ELSE 0 END),
            SUM((r.start_date <= lpad(d.year::text, 4, '0') || '-' || c.carry_over_expiry
                 AND r.end_date > lpad(d.year::text, 4, '0') || '-' || c.carry_over_expiry)::int)
     FROM holiday_request_days d JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
     JOIN holiday_requests r ON r.id = d.request_id JOIN company c ON c.id = 1
-    WHERE r.status IN ('pending', 'approved-by-manager', 'approved')
+    WHERE {{holds r.status}}
     GROUP BY d.employee_id, d.year) AS differing;
 SELECT 'every held employee-year has its totals', COUNT(*) FROM (
     SELECT DISTINCT d.employee_id, d.year FROM holiday_request_days d
     JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
-    JOIN holiday_requests r ON r.id = d.request_id WHERE r.status IN ('pending', 'approved-by-manager', 'approved')
+    JOIN holiday_requests r ON r.id = d.request_id WHERE {{holds r.status}}
     EXCEPT SELECT employee_id, year FROM held_days WHERE approved_halves + pending_halves > 0) AS missing;
 
 -- No two pending or approved requests of one employee share a half day (a morning and an afternoon of one day
@@ -46,7 +45,7 @@ FROM holiday_requests a JOIN holiday_requests b
   ON b.employee_id = a.employee_id AND b.id > a.id AND b.start_date <= a.end_date AND b.end_date >= a.start_date
  AND NOT (b.start_date = a.end_date AND b.starts_afternoon = 1 AND a.ends_morning = 1)
  AND NOT (a.start_date = b.end_date AND a.starts_afternoon = 1 AND b.ends_morning = 1)
-WHERE a.status IN ('pending', 'approved-by-manager', 'approved') AND b.status IN ('pending', 'approved-by-manager', 'approved');
+WHERE {{holds a.status}} AND {{holds b.status}};
 
 -- A request's working half days are the sum of its per-year split, each year within its dates, same employee
 -- and type.
@@ -62,16 +61,13 @@ WHERE d.employee_id != r.employee_id
 SELECT 'history ends in the current status', COUNT(*) FROM holiday_requests r
 WHERE r.status IS DISTINCT FROM (SELECT e.to_status FROM holiday_events e WHERE e.request_id = r.id ORDER BY e.id DESC LIMIT 1);
 SELECT 'history starts with a creation', COUNT(*) FROM holiday_requests r
-WHERE (SELECT e.from_status IS NULL AND e.to_status IN ('pending', 'approved')
+WHERE (SELECT e.from_status IS NULL AND e.to_status IN {{created}}
        FROM holiday_events e WHERE e.request_id = r.id ORDER BY e.id LIMIT 1) IS NOT TRUE;
 SELECT 'each event moves from the previous state', COUNT(*) FROM holiday_events e
 WHERE e.from_status IS DISTINCT FROM (SELECT p.to_status FROM holiday_events p WHERE p.request_id = e.request_id AND p.id < e.id
                                       ORDER BY p.id DESC LIMIT 1);
 SELECT 'each move is allowed by the state machine', COUNT(*) FROM holiday_events
-WHERE from_status IS NOT NULL AND (from_status || '>' || to_status) NOT IN
-      ('pending>approved', 'pending>rejected', 'approved>pending', 'pending>cancelled', 'approved>cancelled',
-       'pending>approved-by-manager', 'approved-by-manager>approved', 'approved-by-manager>rejected',
-       'approved-by-manager>pending', 'approved-by-manager>cancelled');
+WHERE from_status IS NOT NULL AND (from_status || '>' || to_status) NOT IN {{moves}};
 -- A leave type that needs no approval is approved when created, by no one: only a move names its decider.
 SELECT 'decided requests name who decided', COUNT(*) FROM holiday_requests r
 WHERE r.status IN ('approved-by-manager', 'approved', 'rejected') AND (r.decided_by IS NULL OR r.decided_at IS NULL)

@@ -96,7 +96,7 @@ extension AppDatabase {
     /// PostgreSQL's invariants, in its dialect (Invariants.postgres.sql), on one snapshot. PostgreSQL checks its
     /// own pages and foreign keys as it goes; it has no integrity check to ask for.
     private func postgresChecks() throws -> [CheckFinding] {
-        let invariants = String(decoding: PackageResources.Invariants_postgres_sql, as: UTF8.self)
+        let invariants = SchemaRules.fill(String(decoding: PackageResources.Invariants_postgres_sql, as: UTF8.self))
         return try reading { connection in
             try PostgresSession.statements(of: invariants).map { sql in
                 try connection.with(sql) { statement in
@@ -110,7 +110,7 @@ extension AppDatabase {
     private func sqliteChecks() async throws -> [CheckFinding] {
         try await read { db in
             var findings = [try Self.integrity(db)]
-            let invariants = String(decoding: PackageResources.Invariants_sql, as: UTF8.self)
+            let invariants = SchemaRules.fill(String(decoding: PackageResources.Invariants_sql, as: UTF8.self))
             let statements = try db.allStatements(sql: invariants)
             while let statement = try statements.next() as Statement? {
                 guard let row = try Row.fetchOne(statement) else { continue }

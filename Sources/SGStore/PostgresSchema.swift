@@ -43,7 +43,15 @@ enum PostgresSchema {
                 }
                 applied.append(migration.identifier)
             }
-            if !applied.isEmpty { try connection.execute("UPDATE commit_generation SET n = n + 1 WHERE id = 1") }
+            let rules = SchemaRules.digest(.postgres)
+            let recorded = try connection.with("SELECT digest FROM schema_rules WHERE id = 1") { statement in
+                try statement.step() ? statement.text(0) : nil
+            }
+            if recorded != rules {
+                try session.executeScript(SchemaRules.postgres.joined(separator: ";\n") + ";")
+                try connection.execute("UPDATE schema_rules SET digest = ? WHERE id = 1") { $0.bind(1, rules) }
+            }
+            if !applied.isEmpty || recorded != rules { try connection.execute("UPDATE commit_generation SET n = n + 1 WHERE id = 1") }
             try session.execute("COMMIT")
             return applied
         }

@@ -104,11 +104,8 @@ enum Rows {
     /// How many columns `requestColumns` are: where the next selected column starts.
     static let requestColumnCount: Int32 = 16
 
-    /// The requests (aliased `r`) that hold their days: the statuses `HolidayStatus.holdsDays` names. Compared one by
-    /// one, not as `IN (...)`: SQLite builds a temporary table for a list of three constants or more at every run of
-    /// the statement (two it compares in turn), a b-tree opened and freed for each overlap check and balance.
-    static let holdsDays = "("
-        + HolidayStatus.allCases.filter(\.holdsDays).map { "r.status = '\($0.rawValue)'" }.joined(separator: " OR ") + ")"
+    /// The requests (aliased `r`) that hold their days, by the core's rule (`SchemaRules.holds`).
+    static let holdsDays = SchemaRules.holds("r.status")
 
     /// Per-year days (aliased `d`) of the leave types that draw on the allowance.
     static let drawingTypes = "JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1"

@@ -8,9 +8,6 @@ import SGTestSupport
 /// `sgbench seed` on a small company: the data obeys the invariants `make bench` checks, the same seed gives the
 /// same company, and the tokens it hands the load generator work.
 @Suite(.serialized) struct SeedTests {
-    static let invariants = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/SGStore/Invariants.sql").standardized
-
     /// Seeds a new file; returns its path and the tokens file's lines (the free year's days go to `freeDays`).
     func seed(_ seed: Int, requests: Int = 2_400, freeDays: String? = nil) throws -> (TemporaryDatabasePath, [String]) {
         let path = TemporaryDatabasePath()
@@ -31,18 +28,12 @@ import SGTestSupport
         let (path, tokens) = try seed(7, freeDays: daysFile)
         defer { path.cleanUp() }
         let database = try AppDatabase.open(path: path.path, schema: .requireCurrent)
-        let sql = try String(contentsOf: Self.invariants, encoding: .utf8)
-        let results = try await database.read { (db: Database) -> [(String, Int)] in
-            var results: [(String, Int)] = []
-            let statements = try db.allStatements(sql: sql)
-            while let statement = try statements.next() {
-                for row in try Row.fetchAll(statement) { results.append((row[0], row[1])) }
-            }
-            return results
-        }
-        // One row per check of Sources/SGStore/Invariants.sql: a check that stops answering is a failure too.
-        #expect(results.count == 13)
-        for (check, violations) in results { #expect(violations == 0, "\(check)") }
+        // What `make bench` checks: the integrity check, one row per check of Sources/SGStore/Invariants.sql (a check
+        // that stops answering is a failure too), and each year's balances.
+        let findings = try await database.checkInvariants()
+        #expect(findings.filter { !$0.check.hasPrefix("balances of ") }.count == 14)
+        #expect(findings.filter { $0.check.hasPrefix("balances of ") }.count == 3)
+        for finding in findings { #expect(finding.violations == 0, "\(finding.check)") }
 
         let (statuses, count, inactive) = try await database.read { (db: Database) in
             (try String.fetchSet(db, sql: "SELECT DISTINCT status FROM holiday_requests"),

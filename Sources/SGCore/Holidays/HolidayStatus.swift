@@ -10,9 +10,21 @@ public enum HolidayStatus: String, Codable, Sendable, CaseIterable {
         HolidayAction.allCases.filter { $0.from.contains(self) }
     }
 
+    /// How a balance counts the days of a request in this state, or nil when it holds none. The one statement of the
+    /// rule: the store's queries, the schema's triggers and the invariants are all written from it.
+    public var heldAs: HeldAs? {
+        switch self {
+        case .approved: .approved
+        case .pending, .approvedByManager: .pending
+        case .rejected, .cancelled: nil
+        }
+    }
+
+    public enum HeldAs: Sendable { case approved, pending }
+
     /// Pending, approved-by-manager and approved requests hold their days: they count against the allowance and
     /// block overlaps. Approved-by-manager days count as pending in a balance.
-    public var holdsDays: Bool { self != .rejected && self != .cancelled }
+    public var holdsDays: Bool { heldAs != nil }
 
     /// Waiting for someone's decision.
     public var awaitsDecision: Bool { self == .pending || self == .approvedByManager }
