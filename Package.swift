@@ -30,7 +30,7 @@ let package = Package(
         // GET /metrics: swift-metrics is already in the graph through Hummingbird; Prometheus is its backend.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        // PostgreSQL, the second engine (issue 19), for several servers on one shared database.
+        // PostgreSQL, the second engine, for several servers on one shared database.
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Already in the graph through postgres-nio: named for the TLS settings of `sslmode`.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),

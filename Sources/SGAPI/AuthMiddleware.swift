@@ -6,7 +6,7 @@ struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let sessions: SessionService
     /// Each change (any method but GET and HEAD) is taken from the caller's write budget; 429 past it. Here rather
-    /// than in a middleware of its own, which cost every request a layer.
+    /// than in a middleware of its own, which would cost every request a layer.
     let writeLimit: WriteRateLimit?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -3,7 +3,7 @@ import NIOCore
 
 /// A body kept between requests, compressed with LZ4 (block format): a year view of the benchmark's company takes
 /// about 900 bytes instead of 2,500, so the views a server keeps for every employee take about a third of the memory
-/// they would. Expanding one into its response costs about what copying it did (docs/performance.md).
+/// they would. Expanding one into its response costs about what copying it would (see docs/performance.md).
 struct CompressedBody: Sendable {
     /// The compressed bytes, in an allocation of their own size.
     private let compressed: [UInt8]

@@ -10,9 +10,8 @@ import NIOCore
 import NIOHTTPTypes
 import Synchronization
 
-/// How long a client may take, and how many may be connected at once. 1,100 connections sending their requests
-/// a byte at a time (slowloris) held every file descriptor of the default 1,024, and every other client timed out
-/// (issue 18).
+/// How long a client may take, and how many may be connected at once, so that slow clients sending their requests
+/// a byte at a time (slowloris) cannot hold every file descriptor while every other client times out.
 public struct ConnectionLimits: Sendable, Equatable {
     /// A connection without a complete request head for this long is closed: while the head arrives and between
     /// requests (keep-alive).
@@ -85,7 +84,7 @@ final class RequestBodyTimeoutHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     /// The clock starts when the reads that brought a head are over and its body is still incomplete: most requests
-    /// arrive whole in one read, and a timer set and cancelled for each of them cost every request.
+    /// arrive whole in one read, and a timer set and cancelled for each of them would cost every request.
     func channelReadComplete(context: ChannelHandlerContext) {
         if awaitingEnd && deadline == nil {
             let channel = context.channel
@@ -112,8 +111,8 @@ final class OpenConnections: Sendable {
 }
 
 /// Closes a connection accepted beyond `maximum` open ones before reading anything from it. (Hummingbird's
-/// `MaximumAvailableConnections`, which would leave it in the listen queue instead, let a connection past the
-/// maximum be accepted and served in our tests with 2.28.1.)
+/// `MaximumAvailableConnections` leaves it in the listen queue instead, and in 2.28.1 lets a connection past the
+/// maximum be accepted and served.)
 final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart

@@ -25,7 +25,7 @@ public struct AppRequestContext: RequestContext {
 
     /// JSON bodies; photos have their own limit. Large enough for the largest body the contract accepts: a
     /// notice's 10,000-character body and 200-character title written entirely as escaped surrogate pairs
-    /// (12 bytes a character, about 123 KB); at 64 KiB such a valid notice was refused as too large.
+    /// (12 bytes a character, about 123 KB).
     public static let maximumJSONBody = 128 * 1024
     public var maxUploadSize: Int { Self.maximumJSONBody }
 

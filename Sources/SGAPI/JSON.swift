@@ -46,7 +46,7 @@ enum JSON {
             throw SGError.malformed("The body must be a JSON object.")
         }
         // JSON is UTF-8 (RFC 8259 §8.1). The decoder only checks the strings it is asked for, so invalid bytes in a
-        // field the operation ignores were accepted.
+        // field the operation ignores would be accepted.
         guard String(validating: data, as: UTF8.self) != nil else {
             throw SGError.malformed("The body is not valid UTF-8 text.")
         }

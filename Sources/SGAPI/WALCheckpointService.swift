@@ -5,8 +5,7 @@ import SGStore
 import ServiceLifecycle
 
 /// Checkpoints the database's write-ahead log every `interval`, on a thread of its own, so that no request's
-/// commit has to copy the log into the database file (which took the write mix's p99 from about 6 to 14 ms on
-/// the benchmark machine).
+/// commit has to copy the log into the database file, which would make the slowest writes much slower.
 struct WALCheckpointService: Service {
     let database: AppDatabase
     var interval: Duration = .milliseconds(200)
@@ -47,7 +46,7 @@ struct WALCheckpointService: Service {
 
 /// Reports a failure that repeats (five times a second, for a full disk) once, then again only after waits that
 /// double up to `longest`, with how many happened meanwhile, and says when it stops: one line at first, then a
-/// few an hour, instead of 18,000 (issue 18).
+/// few an hour, rather than a line for every failure.
 struct RepeatedFailureLog {
     var first: Duration = .seconds(1)
     var longest: Duration = .seconds(300)

@@ -13,9 +13,8 @@ struct Output {
     let columns: [String]
     let rows: [[CSV.Cell]]
 
-    /// Writes the rows to standard output in `format`, about 64 KiB at a time. The whole text built first, then
-    /// copied into a string and again into data, took 44 MB for `sgadmin pending` of the 20,000 rows of a company
-    /// of 100,000, and the memory's page faults were a tenth of its time.
+    /// Writes the rows to standard output in `format`, about 64 KiB at a time: the whole text built first, then
+    /// copied into a string and again into data, would take memory (and page faults) in proportion to the list.
     func print(_ format: OutputFormat) {
         var out = StandardOutput()
         switch format {
@@ -39,7 +38,7 @@ struct Output {
             for row in rows {
                 for (index, cell) in row.enumerated() { widths[index] = max(widths[index], Self.width(Self.plain(cell))) }
             }
-            // Into one buffer: a string per padded cell and per line took a tenth of `sgadmin pending`.
+            // Into one buffer: a string per padded cell and per line would cost a long list much of its time.
             func line(_ values: [String]) {
                 for (index, value) in values.enumerated() {
                     out.bytes.append(contentsOf: value.utf8)

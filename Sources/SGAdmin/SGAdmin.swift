@@ -8,8 +8,8 @@ import SGStore
 /// `sgadmin`: the server host's command line over the same rules and database as the API.
 ///
 /// Every command names itself (`commandName`): ArgumentParser otherwise derives each name from its type with
-/// `String(describing:)`, whose protocol conformance lookups over every loaded library took a third of the start of
-/// any command, `--help` included (issue 20).
+/// `String(describing:)`, whose protocol conformance lookups over every loaded library slow the start of any
+/// command, `--help` included.
 public struct SGAdmin: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sgadmin",

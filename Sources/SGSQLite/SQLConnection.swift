@@ -42,9 +42,8 @@ public final class SQLConnection {
         }
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
-        // No memory map (PRAGMA mmap_size): it saved the copy of each page read (about a fifth more requests a
-        // second on /v1/me/holidays), but every connection maps the file anew, and the pages it touches count in
-        // the process's resident memory once per connection (175 MB against 50 MB after the employee load).
+        // No memory map (PRAGMA mmap_size): it would spare the copy of each page read, but every connection maps the
+        // file anew, and the pages it touches count in the process's resident memory once per connection.
         self.handle = handle
         self.external = nil
         self.owned = true

@@ -3,7 +3,7 @@ import Foundation
 import SGPostgres
 import SGStore
 
-/// Where the database of sgserver and sgadmin is: a SQLite file, or a PostgreSQL server (issue 19).
+/// Where the database of sgserver and sgadmin is: a SQLite file, or a PostgreSQL server.
 public enum DatabaseLocation: Sendable, Equatable {
     case sqlite(path: String)
     case postgres(PostgresLocation)

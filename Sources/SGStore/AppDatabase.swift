@@ -211,7 +211,7 @@ public final class AppDatabase: Sendable {
     private func prepareSchema(_ policy: SchemaPolicy) throws {
         // While the database opens nothing else runs on SQLite's writer, which is open already: reading there rather
         // than through `appliedMigrations` spares opening a reader of GRDB's pool, and parsing the schema again, for
-        // one statement at every start of sgadmin (issue 20). Nothing is written.
+        // one statement at every start of sgadmin. Nothing is written.
         let applied = try postgres == nil
             ? writer.writeWithoutTransaction { db in try Self.migrator.appliedIdentifiers(db).sorted() } : appliedMigrations()
         let unknown = applied.filter { !Self.knownMigrations.contains($0) }

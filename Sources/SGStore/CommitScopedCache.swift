@@ -8,16 +8,12 @@ import Synchronization
 /// by triggers, in the same transaction), naming the employee or NULL for everyone, and the first request after a
 /// commit reads the rows it has not seen and forgets those employees' values.
 ///
-/// One call, `value(for:isCurrent:compute:)`, both looks up and checks. Bounded per employee (`maximumPerEmployee`:
-/// past it, another of their values is dropped), so that it keeps a value for every employee however large the
-/// company, in memory that grows with the company and not with what anyone asks; and as a whole only when asked
-/// (`maximumEntries`: past it, it starts again empty). A fixed bound on the whole, 20,000 values, emptied the cache
-/// again and again in a company of 100,000, whose every read was then computed. On an in-memory database (tests)
-/// nothing is kept. Inlinable, so that callers get it specialised for their key and value: it sits on the hottest
-/// route.
+/// Bounded per employee (`maximumPerEmployee`), and as a whole only when asked (`maximumEntries`), so that it keeps a
+/// value for every employee however large the company: a fixed bound on the whole would empty it again and again.
+/// On an in-memory database (tests) nothing is kept. Inlinable, so that callers get it specialised for their key and
+/// value: it sits on the hottest route.
 public final class CommitScopedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    /// A kept value. A struct, not a tuple: the runtime looks a tuple type's metadata up at each use in generic code
-    /// (a tenth of the lookup's time on the kept year view's route).
+    /// A kept value. A struct, not a tuple: the runtime looks a tuple type's metadata up at each use in generic code.
     @usableFromInline
     struct Entry: Sendable {
         @usableFromInline let key: Key

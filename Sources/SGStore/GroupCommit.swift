@@ -13,22 +13,18 @@ extension AppDatabase {
     ///
     /// Units asked for while the writer is busy are committed together, in one transaction that takes SQLite's
     /// write lock when it begins (BEGIN IMMEDIATE), so that what each reads cannot be changed by another process
-    /// before it commits. Each runs in a savepoint of its own, in the order they were asked for: one that fails is
-    /// rolled back alone and its caller hears its error, the others commit. One commit writes the pages the units
-    /// share (the indexes they all touch) once, and the writer is handed over once, instead of once per unit. A
-    /// unit alone in its transaction runs without a savepoint (its failure rolls the transaction back), so SQLite
-    /// keeps no copy of every page it changes. Those copies (and the statements' own) are kept in memory
-    /// (`temp_store`), not in a temporary file opened and deleted for each transaction. In memory they are a list of
-    /// 1 KiB pieces that SQLite (3.40) walks from the first at the end of every statement inside a savepoint, so a
-    /// unit in a batch pays the square of the pages it changes: cut a large change into several units
-    /// (`PeopleService.foldsPerWrite`; docs/performance.md, 29 November 2026, afternoon).
+    /// before it commits; the pages they share are written, and the writer handed over, once. Each runs in a
+    /// savepoint of its own, in the order asked: one that fails is rolled back alone and its caller hears its error.
+    /// A unit alone in its transaction needs no savepoint. SQLite (3.40) walks a savepoint's in-memory journal
+    /// (`temp_store`) from its start at the end of every statement, so a unit in a batch pays the square of the
+    /// pages it changes: cut a large change into several units (`PeopleService.foldsPerWrite`).
     public func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         guard grdbWriter != nil else { throw Self.sqliteOnly }
         // What this unit of work reads after its own commit must see it.
         sharedCommitCheck?.forget()
         defer { sharedCommitCheck?.forget() }
-        // The time spent queueing behind this process's other writes counts against the lock time-out too: each
-        // queued write used to wait a time-out of its own after the one before it had (5, 10, 11.6 s, issue 18).
+        // The time spent queueing behind this process's other writes counts against the lock time-out too, so a
+        // queue of writes never waits longer than one time-out.
         let deadline = Self.writeDeadline()
         let asked = ContinuousClock.now
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in

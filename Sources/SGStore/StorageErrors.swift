@@ -56,8 +56,8 @@ extension AppDatabase {
     }
 
     /// The disk or the file refusing work, said in words: the server answers 503 (it is the host that needs
-    /// attention, and the client may try again later) and sgadmin prints the sentence, where both used to show
-    /// "SQLite error 13" (issue 18). Nil for other failures.
+    /// attention, and the client may try again later) and sgadmin prints the sentence, rather than a bare
+    /// "SQLite error 13". Nil for other failures.
     static func storageFailure(_ code: ResultCode) -> SGError? {
         switch code.primaryResultCode {
         case .SQLITE_FULL:

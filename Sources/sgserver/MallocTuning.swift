@@ -4,8 +4,7 @@ import Glibc
 /// glibc's allocator gives freed memory back to the kernel as soon as more than 128 KiB lie free at the top of a
 /// thread's heap, and serves blocks from 128 KiB up with a fresh mapping each time. A server that allocates and
 /// frees SQLite page caches, statement buffers and bodies on every request then pays for `madvise`, page faults and
-/// TLB shootdowns on each: under scenario 4's write mix that was about a quarter of the database writer's time, and
-/// keeping the memory doubled the writes a second (docs/performance.md, 25 November 2026). The process keeps up to
+/// TLB shootdowns on each, much of the database writer's time (see docs/performance.md). The process keeps up to
 /// `trimThreshold` free at the top of each heap and maps only blocks from `mmapThreshold` up; both stay within the
 /// server's memory budget.
 enum MallocTuning {

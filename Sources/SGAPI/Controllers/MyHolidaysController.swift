@@ -18,7 +18,7 @@ struct MyHolidaysController {
             let container = try decoder.container(keyedBy: AnyKey.self)
             startDate = try container.decode(String.self, forKey: AnyKey("startDate"))
             endDate = try container.decode(String.self, forKey: AnyKey("endDate"))
-            // Null is the empty comment, as it always was.
+            // Null is the empty comment (for the other optional fields, null is refused).
             comment = try container.decodeIfPresent(String.self, forKey: AnyKey("comment"))
             leaveTypeId = try container.optional(Int64.self, "leaveTypeId")
             startHalf = try container.optional(String.self, "startHalf")

@@ -189,8 +189,8 @@ public struct AccountService: Sendable {
     }
 
     /// A directory entry takes over an account created in the app (switching to the directory keeps everyone's
-    /// history) only when it is the same person: the same e-mail address. Otherwise an entry that merely shares
-    /// the username took the account over, its admin role included (issue 18).
+    /// history) only when it is the same person: the same e-mail address, so that an entry that merely shares the
+    /// username cannot take the account over, its admin role included.
     private static func checkAdoption(_ tx: any AccountReading, of existing: Employee, by account: DirectoryAccount) throws {
         guard account.directoryName != nil, try tx.directoryProfile(username: existing.username) == nil else { return }
         let theirs = account.email.trimmingCharacters(in: .whitespaces).lowercased()

@@ -5,8 +5,8 @@ import Foundation
 /// before the directory is asked at all.
 ///
 /// An attempt is counted when it starts (`reserve`), in the same step as the check, and taken back only if it
-/// succeeds or is never judged: 300 parallel guesses used to pass the check together before the first failure
-/// was recorded, and were all checked (issue 18).
+/// succeeds or is never judged, so that parallel guesses cannot all pass the check before the first failure is
+/// recorded.
 ///
 /// Only wrong-credential failures count; an unreachable directory does not. A successful login clears its
 /// username's failures but not its address's, so one valid account cannot be used to reset the address limit.
@@ -143,8 +143,8 @@ public actor LoginThrottle {
     /// A username as a directory matches it, so that every spelling the directory takes for one account counts
     /// against one budget: compatibility-composed (NFKC: full-width letters, ligatures, the Kelvin sign become
     /// plain letters), case-folded ("ß" as "ss"), without the characters LDAP's string preparation (RFC 4518)
-    /// maps to nothing (zero-width spaces and joiners, soft hyphens, ...), white space runs as one space. Each
-    /// spelling had a budget of its own: "ａｌｉｃｅ" was five more guesses at alice (issue 18).
+    /// maps to nothing (zero-width spaces and joiners, soft hyphens, ...), white space runs as one space. Otherwise
+    /// each spelling would have a budget of its own: "ａｌｉｃｅ" would be five more guesses at alice.
     public static func normalizedUsername(_ username: String) -> String {
         let folded = username.precomposedStringWithCompatibilityMapping
             .folding(options: [.caseInsensitive], locale: nil)

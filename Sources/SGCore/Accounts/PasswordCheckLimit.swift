@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// Bounds the password checks (bcrypt, an LDAP bind) under way at once, in all and per client address. A check
-/// over the bound is refused at once rather than queued: behind an unbounded queue, one burst of guesses made a
-/// colleague's login wait 10.5 s (issue 18). Refused checks are not judged, so they count as no failure.
+/// over the bound is refused at once rather than queued, so that a burst of guesses cannot make a colleague's login
+/// wait behind it. Refused checks are not judged, so they count as no failure.
 public final class PasswordCheckLimit: Sendable {
     public struct Limits: Sendable, Equatable {
         /// Checks under way at once, whoever asks; more answer 503.

@@ -57,7 +57,7 @@ public struct SessionService: Sendable {
     ) async throws -> IssuedToken {
         let username = username.trimmingCharacters(in: .whitespaces)
         // Many directories take an empty password as an anonymous bind that "succeeds": refuse before asking.
-        // Directories are C libraries (bcrypt, libldap) that stop at a NUL: "bob\u{0}x" logged in as bob.
+        // Directories are C libraries (bcrypt, libldap) that stop at a NUL: "bob\u{0}x" would log in as bob.
         // Refused before the throttle, which would otherwise keep every such username (up to a whole body) as a key.
         guard !username.isEmpty, !password.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
               username.utf8.count <= 256, password.utf8.count <= 1024,
@@ -98,7 +98,8 @@ public struct SessionService: Sendable {
         return false
     }
 
-    /// Sessions kept per employee: a new login ends the least recently used beyond this (a login loop left thousands).
+    /// Sessions kept per employee: a new login ends the least recently used beyond this, so a login loop cannot pile
+    /// up thousands.
     public static let maximumSessionsPerEmployee = 20
     /// Refresh tokens start with this, never to be mistaken for an access token (`sg_`) or a reset token (`sgr_`).
     public static let refreshTokenPrefix = "sgrt_"

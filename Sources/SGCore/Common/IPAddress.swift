@@ -28,7 +28,7 @@ public enum IPAddress {
 extension IPAddress {
     /// What a client address counts as when failed logins and checks under way are counted: an IPv4 address
     /// whole, an IPv6 address by its /64, the smallest block a host is given (with privacy addresses it picks a
-    /// new address in it at will, so counting whole IPv6 addresses gave it endless budgets).
+    /// new address in it at will, so counting whole IPv6 addresses would give it endless budgets).
     public static func throttleKey(_ address: String) -> String {
         guard let canonical = canonical(address) else { return address }
         var bytes = [UInt8](repeating: 0, count: 16)

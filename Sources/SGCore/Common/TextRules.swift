@@ -2,7 +2,7 @@ import Foundation
 
 public enum TextRules {
     /// Whether `text` as sent fits `maximum` characters, counted as the API contract's `maxLength` counts them:
-    /// Unicode code points, before trimming. (Grapheme clusters after trimming let texts through that the
+    /// Unicode code points, before trimming. (Grapheme clusters after trimming would let texts through that the
     /// contract refuses, e.g. 101 accented letters written with combining marks in a 100-character field.)
     public static func fits(_ text: String, _ maximum: Int) -> Bool {
         text.unicodeScalars.count <= maximum

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Bounds how fast one employee may change things: a bucket of `perMinute` writes per employee, refilled evenly
-/// over the minute. A create-and-cancel loop grew the database by 10.6 MB in 15 s (issue 18); past the bucket a
+/// over the minute, so that a create-and-cancel loop cannot grow the database without bound. Past the bucket a
 /// write is refused with `SGError.tooManyAttempts` (429, Retry-After) before it touches the database.
 public final class WriteRateLimit: Sendable {
     public let perMinute: Int

@@ -66,7 +66,7 @@ public struct DeviceService: Sendable {
             }
             let owner = try tx.deviceOwner(token: token)
             let device = try tx.saveDevice(token: token, employeeID: employeeID, platform: platform, subscription: subscription, at: now)
-            // Reinstalls leave tokens behind that no one removes: the oldest go (one employee had 3,897, issue 18).
+            // Reinstalls leave tokens behind that no one removes: the oldest go, so the devices stay few.
             try tx.trimDevices(employeeID: employeeID, keeping: DeviceRules.maximumPerEmployee)
             return (device, owner != employeeID)
         }

@@ -118,7 +118,7 @@ extension HolidayService {
 
     /// Every request matching `filter` (all pages), by id, from one snapshot, as `requests` restricts them. Who decides
     /// each is not read (`approval` is left empty): the command line's lists do not show it, and reading it for every
-    /// employee of 2,300 pending requests took a fifth of `sgadmin pending` (issue 20).
+    /// employee of a long list would be much of the work of `sgadmin pending`.
     public func allRequests(_ filter: RequestFilter, by actor: Actor) async throws -> [RequestWithEmployee] {
         var filter = filter
         filter.afterID = nil

@@ -290,9 +290,8 @@ public struct HolidayService: Sendable {
     // MARK: Shared helpers
 
     /// Comments, notes and reasons: at most `maximumCommentLength` Unicode code points as sent, before trimming.
-    /// That is how the API contract's `maxLength` counts, so a text the contract refuses is refused here too
-    /// (counting grapheme clusters after trimming let 1,001 code points with a combining accent or a trailing
-    /// space through). No NUL: SQLite's C API stopped at it, so "a\u{0}b" was acknowledged and stored as "a".
+    /// That is how the API contract's `maxLength` counts, so a text the contract refuses is refused here too. No
+    /// NUL: C string APIs take it for the end of the text, so "a\u{0}b" could be acknowledged and stored as "a".
     static func checkText(_ text: String, field: String) throws {
         guard text.unicodeScalars.count <= maximumCommentLength else {
             throw SGError.invalid(field: field, message: "at most \(maximumCommentLength) characters (Unicode code points)")

@@ -3,7 +3,7 @@ import Foundation
 /// The company's working days of the week, as ISO weekdays (1 = Monday ... 7 = Sunday).
 public struct WorkingWeek: Hashable, Sendable, CustomStringConvertible {
     /// Bit `d` set for ISO weekday `d`: durations ask for every day of a request and every year of a balance, and a
-    /// set of numbers made each of them a hash lookup (and each parse of a stored week several allocations).
+    /// set of numbers would make each of them a hash lookup (and each parse of a stored week several allocations).
     private let mask: UInt8
 
     public var weekdays: Set<Int> { Set((1...7).filter { mask & (1 << $0) != 0 }) }

@@ -28,7 +28,7 @@ public struct LeaveType: Sendable, Equatable {
         self.isRetired = isRetired
     }
 
-    /// The type every request had before there were types, and the one a request gets when it names none.
+    /// The type a request gets when it names none; the migration that added types gave it to every stored request.
     public static let holidayID: Int64 = 1
     public static let sickID: Int64 = 2
     public static let unpaidID: Int64 = 3

@@ -65,15 +65,13 @@ public struct PeopleService: Sendable {
 
     /// Employees folded by one write at most. Each employee's fold is a statement of its own, and a write committed
     /// together with others runs in a savepoint, where SQLite (3.40) walks the savepoint's in-memory journal from its
-    /// start at the end of every statement: the time of one write grows with the square of what it folds. On the
-    /// bench's company of 100,000 never folded, 64 first requests at once waited 257 s when one write folded them
-    /// all; 100 at a time, the last waited 2.3 s (by hand, 29 November 2026).
+    /// start at the end of every statement: the time of one write grows with the square of what it folds.
     public static let foldsPerWrite = 100
 
     /// Fills missing folded copies before a read in list order (the people list, who is off): a read of one row
     /// when none is missing, otherwise writes of `foldsPerWrite` employees each until none is. The services fold
     /// what they write (`FoldedCopies`), so this finds rows only where something else wrote the table: a hand edit,
-    /// a database written before they did.
+    /// or rows an older release wrote.
     public func refreshFoldedCopiesIfNeeded(foldsPerWrite: Int = PeopleService.foldsPerWrite) async throws {
         guard try await store.read({ tx in try tx.hasUnfolded() }) else { return }
         // A write that found fewer than it may fold left none (others may add more; the next read folds those).

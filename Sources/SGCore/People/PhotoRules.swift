@@ -1,8 +1,7 @@
 /// What a profile photo must be: a JPEG or PNG, judged by its bytes (never by the declared content type), at
 /// most 2 MiB, 4096 pixels a side and 64 MiB once decoded, and whole enough to be decoded: a PNG's chunks intact
-/// (checksums, a valid header, image data, the end), a JPEG's frame and scan present and its end there. A PNG
-/// declaring 8192×8192 over a small IDAT (a decompression bomb) and one with no IDAT at all were accepted
-/// (issue 18).
+/// (checksums, a valid header, image data, the end), a JPEG's frame and scan present and its end there, so that
+/// neither a decompression bomb (a large image declared over a small IDAT) nor a PNG without IDAT gets through.
 public enum PhotoRules {
     public static let maximumBytes = 2 * 1024 * 1024
     public static let maximumSide = 4096

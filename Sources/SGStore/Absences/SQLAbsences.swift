@@ -248,8 +248,8 @@ struct SQLAbsences: AbsenceWriting {
 
     /// Who begins an approved absence on one day (?1) that lasts at least until the window's first day (?2), by id:
     /// one range of holiday_requests_approved_start (that start, then ends from ?2 on), so the requests that began
-    /// that day and ended before the window are never read. One range over the fortnight's starts read those too
-    /// and passed over them, and their number grows with the company's.
+    /// that day and ended before the window are never read. One range over the fortnight's starts would read those
+    /// too, and their number grows with the company's.
     static let awayStartingSQL = """
         SELECT r.employee_id
         FROM holiday_requests r INDEXED BY holiday_requests_approved_start JOIN employees e ON e.id = r.employee_id

@@ -6,7 +6,7 @@ import Synchronization
 /// Checks passwords against the `employees` table (bcrypt). Every login costs the same bcrypt work, whoever it
 /// names: as much as checking the costliest stored hash. An unknown username is checked against a decoy hash of
 /// that cost, and an account whose hash is cheaper is topped up with decoys, so timing tells neither unknown
-/// names nor cheaply hashed accounts (the demo's, hashed at 10 where the decoy cost 12, issue 18) apart.
+/// names nor cheaply hashed accounts (such as the demo's) apart.
 public struct LocalAccountDirectory: EmployeeDirectory {
     public let kind = "local"
     public let provisionsEmployees = false

@@ -26,8 +26,8 @@ public enum Passwords {
         await offload { Bcrypt.verify(bcryptInput(password), hash: hash) }
     }
 
-    /// What bcrypt is given. Up to 72 bytes, the password itself (so hashes made before longer passwords were
-    /// allowed still match). Beyond, "sha256:" and the base64 of the password's SHA-256 (51 bytes, no NUL): every
+    /// What bcrypt is given. Up to 72 bytes, the password itself (plain bcrypt, so that every stored hash of such a
+    /// password matches). Beyond, "sha256:" and the base64 of the password's SHA-256 (51 bytes, no NUL): every
     /// byte counts, where bcrypt alone would ignore all past the 72nd and take any password sharing the first 72
     /// bytes. Knowing that text is as good as knowing the password, as for any pre-hash.
     static func bcryptInput(_ password: String) -> String {

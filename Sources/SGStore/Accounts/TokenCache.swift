@@ -39,7 +39,7 @@ final class TokenCache: Sendable {
     }
 
     /// A token's digest (SHA-256) as four words: hashed and compared in a few instructions, where `Data` hashes
-    /// through its bytes one call at a time (1.6% of the kept year view's route).
+    /// through its bytes one call at a time.
     private struct Key: Hashable {
         let a, b, c, d: UInt64
 

@@ -17,8 +17,7 @@ extension SQLHolidayTransaction {
             let last = Self.bind(filter, statement, includingAfter: true)
             statement.bind(last + 1, filter.limit == Int(Int32.max) ? filter.limit : filter.limit + 1)
             var items: [RequestWithEmployee] = []
-            // The count is known: one allocation, where growing by doubling copied a whole list (20,000 rows in
-            // `sgadmin pending` of a company of 100,000) several times.
+            // The count is known: one allocation, rather than copying a long list several times as it grows.
             items.reserveCapacity(min(total, filter.limit) + 1)
             while try statement.step() {
                 items.append(RequestWithEmployee(
@@ -45,8 +44,8 @@ extension SQLHolidayTransaction {
     private static func whereClause(_ filter: RequestFilter, includingAfter: Bool, _ dialect: SQLDialect) -> String {
         var conditions: [String] = []
         // The status is written into the statement, not bound: with a bound value, the partial index of approved
-        // requests (0014) could be usable or not depending on it, and SQLite then prepares the statement anew at every
-        // run. That halved the admin's pending list. One statement per status instead; the values are the enum's.
+        // requests (0014) could be usable or not depending on it, and SQLite would then prepare the statement anew at
+        // every run. One statement per status instead; the values are the enum's.
         if let status = filter.status { conditions.append("r.status = '\(status.rawValue)'") }
         if filter.year != nil { conditions.append("r.start_date <= ? AND r.end_date >= ?") }
         if filter.employeeID != nil { conditions.append("r.employee_id = ?") }

@@ -106,8 +106,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
 
     /// The employee's requests with a day in `start...end` (only those holding days, if asked), by start date, then
     /// end date and id: the order of holiday_requests_employee (employee_id, start_date, end_date, and the rowid),
-    /// so that SQLite reads them in order instead of sorting them at every run (a temporary b-tree, a fifth of the
-    /// statement's time).
+    /// so that SQLite reads them in order instead of sorting them in a temporary b-tree at every run.
     private func requests(
         employeeID: Int64, from start: CalendarDate, to end: CalendarDate, holdingDaysOnly: Bool
     ) throws -> [HolidayRequest] {

@@ -187,7 +187,7 @@ struct SQLTeams: TeamWriting {
 
     /// The same people `teamContext` names as deciders: the approver's own teams, and as a substitute the teams of an
     /// active approver whose delegation runs. Two indexed reads joined by UNION: with the delegating approver compared
-    /// inside the team subquery, SQLite scanned every employee.
+    /// inside the team subquery, SQLite would scan every employee.
     func teamStageEmployees(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64] {
         try connection.with(
             """
