@@ -110,14 +110,7 @@ enum SchemaRules {
             CREATE TRIGGER held_days_expiry AFTER UPDATE OF carry_over_expiry ON company
             WHEN OLD.carry_over_expiry != NEW.carry_over_expiry
             BEGIN
-                UPDATE held_days SET (by_expiry_halves, spanning_expiry) = (
-                    SELECT COALESCE(SUM(CASE WHEN r.end_date <= \(expiry("d.year", "NEW.carry_over_expiry")) THEN d.halves ELSE 0 END), 0),
-                           COUNT(CASE WHEN r.start_date <= \(expiry("d.year", "NEW.carry_over_expiry"))
-                                       AND r.end_date > \(expiry("d.year", "NEW.carry_over_expiry")) THEN 1 END)
-                    FROM holiday_request_days d
-                    JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
-                    JOIN holiday_requests r ON r.id = d.request_id
-                    WHERE d.employee_id = held_days.employee_id AND d.year = held_days.year AND \(holds("r.status")));
+                \(expiryMoved(expiry: expiry));
             END
             """,
         ] + recount(expiry: expiry)
@@ -177,14 +170,7 @@ enum SchemaRules {
             """
             CREATE OR REPLACE FUNCTION held_days_expiry() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                UPDATE held_days SET (by_expiry_halves, spanning_expiry) = (
-                    SELECT COALESCE(SUM(CASE WHEN r.end_date <= \(expiry("d.year", "NEW.carry_over_expiry")) THEN d.halves ELSE 0 END), 0),
-                           COUNT(CASE WHEN r.start_date <= \(expiry("d.year", "NEW.carry_over_expiry"))
-                                       AND r.end_date > \(expiry("d.year", "NEW.carry_over_expiry")) THEN 1 END)
-                    FROM holiday_request_days d
-                    JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
-                    JOIN holiday_requests r ON r.id = d.request_id
-                    WHERE d.employee_id = held_days.employee_id AND d.year = held_days.year AND \(holds("r.status")));
+                \(expiryMoved(expiry: expiry));
                 RETURN NULL;
             END
             $$
@@ -203,6 +189,21 @@ enum SchemaRules {
             WHEN (OLD.carry_over_expiry <> NEW.carry_over_expiry) EXECUTE FUNCTION held_days_expiry()
             """,
         ] + recount(expiry: expiry, integers: "::int")
+    }
+
+    /// When the carried days' expiry moves, which held days fall before it and which requests span it, counted again
+    /// for every employee-year.
+    private static func expiryMoved(expiry: (String, String) -> String) -> String {
+        """
+        UPDATE held_days SET (by_expiry_halves, spanning_expiry) = (
+                SELECT COALESCE(SUM(CASE WHEN r.end_date <= \(expiry("d.year", "NEW.carry_over_expiry")) THEN d.halves ELSE 0 END), 0),
+                       COUNT(CASE WHEN r.start_date <= \(expiry("d.year", "NEW.carry_over_expiry"))
+                                   AND r.end_date > \(expiry("d.year", "NEW.carry_over_expiry")) THEN 1 END)
+                FROM holiday_request_days d
+                JOIN leave_types t ON t.id = d.leave_type_id AND t.draws_on_allowance = 1
+                JOIN holiday_requests r ON r.id = d.request_id
+                WHERE d.employee_id = held_days.employee_id AND d.year = held_days.year AND \(holds("r.status")))
+        """
     }
 
     /// Every employee-year's held days counted again from the requests, by the rule: what the triggers would have
