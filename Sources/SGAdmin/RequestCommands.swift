@@ -104,7 +104,7 @@ extension String {
 }
 
 /// The shared shape of approve, reject, revert and cancel.
-protocol TransitionCommand: AsyncParsableCommand {
+protocol TransitionCommand: DatabaseCommand {
     static var action: HolidayAction { get }
     var global: GlobalOptions { get }
     var id: Int64 { get }

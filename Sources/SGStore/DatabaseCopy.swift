@@ -71,12 +71,13 @@ extension AppDatabase {
         }
     }
 
-    /// The schema's tables, parents before the tables whose foreign keys name them.
+    /// The schema's tables, parents before the tables whose foreign keys name them; not the engines' own bookkeeping
+    /// (which migrations ran, which rules the triggers were written from), which each side keeps for itself.
     static func copiedTables() throws -> [CopiedTable] {
         let fresh = try AppDatabase.inMemory()
         return try fresh.reading { connection in
             let definitions = try connection.with(
-                "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'grdb_migrations' ORDER BY name"
+                "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT IN ('grdb_migrations', 'schema_rules') ORDER BY name"
             ) { statement in
                 var rows: [(String, String)] = []
                 while try statement.step() { rows.append((statement.text(0), statement.text(1))) }
