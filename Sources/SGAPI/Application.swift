@@ -60,6 +60,7 @@ public func buildRouter(services: Services) -> Router<AppRequestContext> {
     ReportsController(services: services).addRoutes(to: authenticated)
     HomeController(services: services).addRoutes(to: authenticated)
     TeamsController(services: services).addRoutes(to: authenticated)
+    OutboxController(services: services).addRoutes(to: authenticated)
 
     // Last, after every route: these only wrap the not-found responder.
     router.add(middleware: WebAppMiddleware(source: services.webApp))

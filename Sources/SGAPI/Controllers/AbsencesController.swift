@@ -30,6 +30,7 @@ struct AbsencesController {
             var query = AbsenceQuery(
                 from: try Self.date(request, "from"), to: try Self.date(request, "to"),
                 employeeID: try request.integerQuery("employee", in: 1...Int(Int64.max)).map(Int64.init))
+            query.teamID = try request.integerQuery("team", in: 1...Int(Int64.max)).map(Int64.init)
             query.afterID = try request.integerQuery("after", in: 1...Int(Int64.max)).map(Int64.init)
             query.limit = try request.integerQuery("limit", in: 1...AbsenceQuery.maximumLimit) ?? AbsenceQuery.defaultLimit
             return JSON.response(written: DTO.AbsenceList(try await services.core.absences.absences(query, viewer: viewer.actor)))

@@ -108,6 +108,32 @@ struct EmployeesController {
             return try JSON.response(DTO.Colleague(profile))
         }
 
+        /// Admin: an employee as the admin screens edit them: the profile with the admin role.
+        group.get("/employees/:id/record") { _, context in
+            _ = try context.requireAdmin()
+            let profile = try await services.people.profile(employeeID: try context.parameters.id("id", what: "Employee"))
+            return try JSON.response(DTO.EmployeeRecord(profile))
+        }
+
+        /// Admin: an employee's sessions (logins on their devices), most recently used first.
+        group.get("/employees/:id/sessions") { _, context in
+            _ = try context.requireAdmin()
+            let id = try context.parameters.id("id", what: "Employee")
+            _ = try await services.people.profile(employeeID: id)
+            let sessions = try await services.sessions.sessions(employeeID: id)
+            return try JSON.response(DTO.Sessions(items: sessions.map { DTO.SessionBody($0, current: context.sessionID) }))
+        }
+
+        /// Admin: ends every session of an employee (a lost phone, a shared computer): their tokens stop at once.
+        group.delete("/employees/:id/sessions") { _, context in
+            _ = try context.requireAdmin()
+            let id = try context.parameters.id("id", what: "Employee")
+            _ = try await services.people.profile(employeeID: id)
+            // The admin's own current session is kept when they end their own.
+            _ = try await services.sessions.endOtherSessions(employeeID: id, current: context.sessionID)
+            return Response(status: .noContent)
+        }
+
         /// Admin: adds a local account, while logins are checked against the local accounts.
         group.post("/employees") { request, context in
             let admin = try context.requireAdmin()

@@ -34,6 +34,8 @@ struct HolidaysController {
             if let text = request.uri.queryParameters.get("status") { filter.status = try HolidayStatus.parse(text, field: "status") }
             filter.year = try request.integerQuery("year", in: HolidayService.supportedYears)
             filter.employeeID = try request.integerQuery("employee", in: 1...Int(Int64.max)).map(Int64.init)
+            filter.teamID = try request.integerQuery("team", in: 1...Int(Int64.max)).map(Int64.init)
+            filter.leaveTypeID = try request.integerQuery("leaveType", in: 1...Int(Int64.max)).map(Int64.init)
             filter.afterID = try request.integerQuery("after", in: 0...Int(Int64.max)).map(Int64.init)
             filter.limit = try request.integerQuery("limit", in: 1...RequestFilter.maximumLimit) ?? 50
             let asked = filter

@@ -33,7 +33,8 @@ public struct AbsenceService: Sendable {
         try await people.refreshFoldedCopiesIfNeeded()
         let now = clock.now()
         return try await store.read { tx in
-            guard let page = try tx.absencePage(employeeID: query.employeeID, afterID: query.afterID, limit: query.limit + 1) else {
+            guard let page = try tx.absencePage(
+                employeeID: query.employeeID, teamID: query.teamID, afterID: query.afterID, limit: query.limit + 1) else {
                 throw SGError.invalid(field: "after", message: "\(query.afterID ?? 0) is not an employee id; pass the nextAfter of the previous page")
             }
             if let id = query.employeeID, page.isEmpty, query.afterID == nil {

@@ -6,6 +6,8 @@ public struct AbsenceQuery: Sendable, Equatable {
     public var to: CalendarDate
     /// Only this employee (active or not); nil for everyone active.
     public var employeeID: Int64?
+    /// Only the active members of this team (a team's calendar).
+    public var teamID: Int64?
     /// Keyset pagination: the employees after this one in directory order.
     public var afterID: Int64?
     public var limit: Int
@@ -15,10 +17,14 @@ public struct AbsenceQuery: Sendable, Equatable {
     public static let maximumLimit = 200
     public static let defaultLimit = 50
 
-    public init(from: CalendarDate, to: CalendarDate, employeeID: Int64? = nil, afterID: Int64? = nil, limit: Int = AbsenceQuery.defaultLimit) {
+    public init(
+        from: CalendarDate, to: CalendarDate, employeeID: Int64? = nil, teamID: Int64? = nil, afterID: Int64? = nil,
+        limit: Int = AbsenceQuery.defaultLimit
+    ) {
         self.from = from
         self.to = to
         self.employeeID = employeeID
+        self.teamID = teamID
         self.afterID = afterID
         self.limit = limit
     }
@@ -192,7 +198,7 @@ public struct FeedOwner: Sendable {
 public protocol AbsenceReading: CompanyReading, ApprovalReading {
     /// Up to `limit` employees in directory order (folded sort key, then id) after `afterID` (from the start when
     /// nil): the active ones, or only `employeeID` (active or not) when given. Nil when `afterID` names no employee.
-    func absencePage(employeeID: Int64?, afterID: Int64?, limit: Int) throws -> [AbsentEmployee]?
+    func absencePage(employeeID: Int64?, teamID: Int64?, afterID: Int64?, limit: Int) throws -> [AbsentEmployee]?
     /// With one statement, whatever the range: the approved requests of `employeeIDs` sharing a day with
     /// `start...end`, and the pending and approved-by-manager ones too of everyone (`pendingOfEveryone`) or of
     /// `pendingOf`; by employee, then start date.

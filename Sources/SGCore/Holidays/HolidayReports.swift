@@ -6,6 +6,10 @@ public struct RequestFilter: Sendable, Hashable {
     public var employeeID: Int64?
     /// Only these employees' requests (an approver's teams, a team).
     public var employeeIDs: [Int64]?
+    /// Only the requests of this team's members.
+    public var teamID: Int64?
+    /// Only requests of this leave type.
+    public var leaveTypeID: Int64?
     /// Keyset pagination: only requests with a larger id.
     public var afterID: Int64?
     public var limit: Int

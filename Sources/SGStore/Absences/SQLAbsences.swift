@@ -30,7 +30,7 @@ struct SQLAbsences: AbsenceWriting {
             photo: statement.optionalText(first + 1).map { PhotoVersion(etag: $0, contentType: statement.text(first + 2)) })
     }
 
-    func absencePage(employeeID: Int64?, afterID: Int64?, limit: Int) throws -> [AbsentEmployee]? {
+    func absencePage(employeeID: Int64?, teamID: Int64?, afterID: Int64?, limit: Int) throws -> [AbsentEmployee]? {
         if let employeeID {
             if afterID != nil { return [] }  // the one employee was on the first page
             return try connection.with(
@@ -50,13 +50,14 @@ struct SQLAbsences: AbsenceWriting {
         return try connection.with(
             """
             SELECT \(Self.pageColumns) FROM employees e LEFT JOIN employee_photos p ON p.employee_id = e.id
-            WHERE e.is_active = 1 AND (e.sort_key, e.id) > (?, ?)
-            ORDER BY e.sort_key, e.id LIMIT ?
+            WHERE e.is_active = 1 AND (e.sort_key, e.id) > (?1, ?2)\(teamID == nil ? "" : " AND e.team_id = ?4")
+            ORDER BY e.sort_key, e.id LIMIT ?3
             """
         ) { statement in
             statement.bind(1, key)
             statement.bind(2, keyID)
             statement.bind(3, limit)
+            if let teamID { statement.bind(4, teamID) }
             var page: [AbsentEmployee] = []
             while try statement.step() { page.append(Self.absentEmployee(statement)) }
             return page

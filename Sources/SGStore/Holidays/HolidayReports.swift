@@ -50,6 +50,8 @@ extension SQLHolidayTransaction {
         if filter.year != nil { conditions.append("r.start_date <= ? AND r.end_date >= ?") }
         if filter.employeeID != nil { conditions.append("r.employee_id = ?") }
         if filter.employeeIDs != nil { conditions.append("r.employee_id IN (SELECT value FROM \(dialect.jsonValues("?")) AS ids)") }
+        if filter.teamID != nil { conditions.append("r.employee_id IN (SELECT id FROM employees WHERE team_id = ?)") }
+        if filter.leaveTypeID != nil { conditions.append("r.leave_type_id = ?") }
         if includingAfter && filter.afterID != nil { conditions.append("r.id > ?") }
         return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     }
@@ -63,6 +65,8 @@ extension SQLHolidayTransaction {
         }
         if let employeeID = filter.employeeID { index += 1; statement.bind(index, employeeID) }
         if let ids = filter.employeeIDs { index += 1; statement.bind(index, jsonIDs: ids) }
+        if let teamID = filter.teamID { index += 1; statement.bind(index, teamID) }
+        if let leaveTypeID = filter.leaveTypeID { index += 1; statement.bind(index, leaveTypeID) }
         if includingAfter, let afterID = filter.afterID { index += 1; statement.bind(index, afterID) }
         return index
     }
