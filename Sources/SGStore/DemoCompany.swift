@@ -1,13 +1,15 @@
 import Foundation
 import SGCore
 
-/// A small demo company for `make run`: a dozen employees, one admin, public holidays, requests in every
-/// state, a few profiles and notices. Every request goes through `HolidayService`, so the demo data obeys the same rules as real data.
+/// A small demo company for `make run`: a dozen employees, one admin, two teams with their approvers (one deciding in
+/// two stages), public holidays, requests in every state, a few profiles and notices. Every request goes through `HolidayService`, so the demo data obeys the same rules as real data.
 public enum DemoCompany {
     public struct Login: Sendable {
         public let username: String
         public let password: String
         public let isAdmin: Bool
+        /// The teams whose requests this login decides.
+        public var approves: [String] = []
     }
 
     static let people: [(username: String, name: String, surname: String, admin: Bool)] = [
@@ -44,6 +46,17 @@ public enum DemoCompany {
             logins.append(Login(username: person.username, password: password, isAdmin: person.admin))
         }
         let admin = Actor(employeeID: ids["admin"], name: "admin", isAdmin: true)
+
+        // Engineering's lead approves first and an admin second; Sales's head decides alone.
+        for (name, twoStage, approver, members) in [
+            ("Engineering", true, "eva", ["alice", "bob", "dmitri", "grace", "hiro"]),
+            ("Sales", false, "jose", ["jose", "carmen", "zoe", "farid", "ines"]),
+        ] {
+            let team = try await services.teams.create(name: name, twoStage: twoStage, by: admin)
+            for member in members { _ = try await services.teams.addMember(teamID: team.id, employeeID: ids[member]!, by: admin) }
+            _ = try await services.teams.addApprover(teamID: team.id, employeeID: ids[approver]!, by: admin)
+            if let index = logins.firstIndex(where: { $0.username == approver }) { logins[index].approves.append(name) }
+        }
 
         for year in [today.year, today.year + 1] {
             for (month, day, name) in [(1, 1, "New Year's Day"), (5, 1, "Labour Day"), (12, 25, "Christmas Day"), (12, 26, "St Stephen's Day")] {
@@ -102,6 +115,9 @@ public enum DemoCompany {
         _ = try await request("carmen", nextMonday.adding(days: 14)!, 3, "Moving house")
         let approved = try await request("eva", nextMonday.adding(days: 21)!, 2, "Long weekend, \"finally\"")
         try await service.perform(.approve, on: approved, by: admin, note: "Enjoy")
+        // Passed by Engineering's lead, waiting for an admin's second stage.
+        let firstStage = try await request("dmitri", nextMonday.adding(days: 28)!, 3, "Conference in Berlin")
+        try await service.perform(.approve, on: firstStage, by: Actor(employeeID: ids["eva"], name: "eva", isAdmin: false))
         let reverted = try await request("grace", nextMonday.adding(days: 7)!, 2, "")
         try await service.perform(.approve, on: reverted, by: admin)
         try await service.perform(.revert, on: reverted, by: admin, note: "Clashes with the release; let's talk")

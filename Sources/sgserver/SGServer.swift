@@ -135,7 +135,8 @@ struct SGServer: AsyncParsableCommand {
                 if let logins = try await DemoCompany.seedIfEmpty(database, today: today) {
                     say("Demo company created. Logins (username / password):")
                     for login in logins {
-                        say("  \(login.username.padding(toLength: 8, withPad: " ", startingAt: 0))  \(login.password)\(login.isAdmin ? "   (admin)" : "")")
+                        let role = login.isAdmin ? "   (admin)" : login.approves.isEmpty ? "" : "   (approves \(login.approves.joined(separator: ", ")))"
+                        say("  \(login.username.padding(toLength: 8, withPad: " ", startingAt: 0))  \(login.password)\(role)")
                     }
                 } else {
                     say("Database already has employees; demo data not added. Demo logins, if seeded earlier: admin / admin-demo-2026, alice / alice-demo-2026.")
