@@ -77,5 +77,12 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0030_schema_rules", sql: String(decoding: PackageResources._030_schema_rules_sql, as: UTF8.self),
             postgres: PostgresMigrations.schemaRules),
+        Migration(
+            identifier: "0031_ids_never_reused", sql: String(decoding: PackageResources._031_ids_never_reused_sql, as: UTF8.self),
+            postgres: ""),
+        Migration(
+            identifier: "0032_reverted_requests_undecided",
+            sql: String(decoding: PackageResources._032_reverted_requests_undecided_sql, as: UTF8.self),
+            postgres: PostgresMigrations.revertedRequestsUndecided),
     ]
 }

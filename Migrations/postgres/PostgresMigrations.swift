@@ -23,4 +23,8 @@ public enum PostgresMigrations {
 
     /// 0030's table, in PostgreSQL's types.
     public static let schemaRules = String(decoding: PackageResources._030_schema_rules_sql, as: UTF8.self)
+
+    /// 0032's clean-up, the same statement as SQLite's.
+    public static let revertedRequestsUndecided = String(
+        decoding: PackageResources._032_reverted_requests_undecided_sql, as: UTF8.self)
 }

@@ -151,8 +151,8 @@ CREATE TABLE held_days (
     PRIMARY KEY (employee_id, year)
 ) WITHOUT ROWID;
 
-CREATE TABLE holiday_calendars (
-    id INTEGER PRIMARY KEY,
+CREATE TABLE "holiday_calendars" (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     name TEXT NOT NULL COLLATE NOCASE UNIQUE CHECK (length(name) BETWEEN 1 AND 60)
 );
 
@@ -256,7 +256,7 @@ CREATE TABLE "notices" (
 );
 
 CREATE TABLE "outbox" (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     channel TEXT NOT NULL CHECK (channel = 'email' OR channel = 'webhook' OR channel = 'push'),
     event TEXT NOT NULL,
     employee_id INTEGER REFERENCES employees(id),
@@ -299,8 +299,8 @@ CREATE TABLE schema_rules (
     digest TEXT NOT NULL DEFAULT ''
 );
 
-CREATE TABLE sessions (
-    id INTEGER PRIMARY KEY,
+CREATE TABLE "sessions" (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     employee_id INTEGER NOT NULL REFERENCES employees(id),
     handle TEXT UNIQUE,
     refresh_hash BLOB,
@@ -319,8 +319,8 @@ CREATE TABLE team_approvers (
     PRIMARY KEY (team_id, employee_id)
 ) WITHOUT ROWID;
 
-CREATE TABLE teams (
-    id INTEGER PRIMARY KEY,
+CREATE TABLE "teams" (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     name TEXT NOT NULL COLLATE NOCASE UNIQUE CHECK (length(name) BETWEEN 1 AND 60),
     -- Two-stage approval: an approver's approval makes a request 'approved-by-manager', an admin's makes it approved.
     two_stage INTEGER NOT NULL DEFAULT 0 CHECK (two_stage IN (0, 1))
@@ -332,8 +332,8 @@ CREATE TABLE "view_changes" (
     token INTEGER NOT NULL DEFAULT 0
 );
 
-CREATE TABLE webhooks (
-    id INTEGER PRIMARY KEY,
+CREATE TABLE "webhooks" (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     url TEXT NOT NULL,
     -- Event names separated by single spaces, e.g. 'holiday.requested holiday.approved'.
     events TEXT NOT NULL CHECK (events <> ''),
@@ -343,8 +343,9 @@ CREATE TABLE webhooks (
     created_at TEXT NOT NULL,
     -- Set when the endpoint answered 410 Gone.
     disabled_at TEXT,
-    disabled_reason TEXT
-, private_details INTEGER NOT NULL DEFAULT 0 CHECK (private_details IN (0, 1)));
+    disabled_reason TEXT,
+    private_details INTEGER NOT NULL DEFAULT 0 CHECK (private_details IN (0, 1))
+);
 
 CREATE TABLE working_weeks (
     employee_id INTEGER NOT NULL REFERENCES employees(id),

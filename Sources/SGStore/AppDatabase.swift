@@ -210,8 +210,8 @@ public final class AppDatabase: Sendable {
 
     private func prepareSchema(_ policy: SchemaPolicy) throws {
         // While the database opens nothing else runs on SQLite's writer, which is open already: reading there rather
-        // than through `appliedMigrations` spares opening a reader of GRDB's pool, and parsing the schema again, for
-        // one statement at every start of sgadmin. Nothing is written.
+        // than through `appliedMigrations` or the read pool spares opening a reader, and parsing the schema again,
+        // for two statements at every start of sgadmin. Nothing is written.
         let applied = try postgres == nil
             ? writer.writeWithoutTransaction { db in try Self.migrator.appliedIdentifiers(db).sorted() } : appliedMigrations()
         let unknown = applied.filter { !Self.knownMigrations.contains($0) }
@@ -229,7 +229,10 @@ public final class AppDatabase: Sendable {
                 throw SGError.conflict(
                     "The database schema is behind this program (missing \(missing.joined(separator: ", "))). Run `sgadmin migrate`.")
             }
-            guard try reading(SchemaRules.isCurrent) else {
+            let current = try postgres == nil
+                ? writer.writeWithoutTransaction { db in try SchemaRules.isCurrent(writeConnection.connection(for: db)) }
+                : reading(SchemaRules.isCurrent)
+            guard current else {
                 throw SGError.conflict("The database's triggers follow older rules than this program's. Run `sgadmin migrate`.")
             }
         }

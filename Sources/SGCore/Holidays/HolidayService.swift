@@ -200,8 +200,8 @@ public struct HolidayService: Sendable {
             }
             let from = request.status
             let to = action.target(from: from, twoStage: approval.twoStage, byAdmin: actor.isAdmin)
-            let decides = action == .approve || action == .reject
-            try tx.updateStatus(requestID: id, to: to, at: now, decidedBy: decides ? actor.name : nil)
+            let decision = action.decision(by: actor)
+            try tx.updateStatus(requestID: id, to: to, at: now, decision: decision)
             try tx.appendEvent(requestID: id, from: from, to: to, actor: actor, at: now, note: note)
             if action == .approve || action == .revert, let type = try tx.leaveType(id: request.leaveTypeID) {
                 // The allowance or the type's cap may have been lowered since the request was made: the days it
@@ -212,13 +212,21 @@ public struct HolidayService: Sendable {
             }
             request.status = to
             request.updatedAt = now
-            if decides {
-                request.decidedBy = actor.name
+            switch decision {
+            case .decided(let by):
+                request.decidedBy = by
                 request.decidedAt = now
+            case .undecided:
+                request.decidedBy = nil
+                request.decidedAt = nil
+            case .kept:
+                break
             }
             // After the checks that may still refuse the move.
             try Self.notify(tx, request: request, from: from, actor: actor, note: note, at: now, approval: approval)
-            let moved = DecidableRequest(request: request, approval: approval, version: version + 1, today: today)
+            let moved = DecidableRequest(
+                request: request, approval: approval, version: version + 1, today: today,
+                employee: try tx.employee(id: request.employeeID))
             try within?(tx, moved)
             return moved
         }

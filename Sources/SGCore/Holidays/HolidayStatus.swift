@@ -69,4 +69,21 @@ public enum HolidayAction: String, Codable, Sendable, CaseIterable {
 
     /// Approve, reject and revert are decisions (`Approval`); cancel is the owner's (or an admin's).
     public var isDecision: Bool { self != .cancel }
+
+    /// What the move does to who decided the request: an approval or a rejection names its decider, a revert takes
+    /// the request back to undecided, a cancellation keeps the decision it ends (the history has every move).
+    public func decision(by actor: Actor) -> DecisionChange {
+        switch self {
+        case .approve, .reject: .decided(by: actor.name)
+        case .revert: .undecided
+        case .cancel: .kept
+        }
+    }
+}
+
+/// A request's `decidedBy` and `decidedAt` after a move.
+public enum DecisionChange: Sendable, Equatable {
+    case decided(by: String)
+    case undecided
+    case kept
 }

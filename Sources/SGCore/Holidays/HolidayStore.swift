@@ -62,8 +62,8 @@ public protocol HolidayTransaction: HolidayReading, OutboxWriting, AudienceReadi
         employeeID: Int64, type: LeaveType, period: LeavePeriod, daysByYear: [Int: HalfDays], status: HolidayStatus,
         comment: String, at: Date
     ) throws -> HolidayRequest
-    /// Moves the request to `status`; `decidedBy` is set for approve and reject.
-    func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws
+    /// Moves the request to `status`, with what the move does to who decided it.
+    func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decision: DecisionChange) throws
     func appendEvent(requestID: Int64, from: HolidayStatus?, to: HolidayStatus, actor: Actor, at: Date, note: String) throws
     func setAllowance(employeeID: Int64, year: Int, days: Int) throws
     /// Records the employee's working week from `change.startsOn` on, replacing a change of that same day.

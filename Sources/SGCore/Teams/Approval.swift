@@ -165,12 +165,15 @@ public struct DecidableRequest: Sendable {
     public let version: Int
     /// The company's today when it changed.
     public let today: CalendarDate
+    /// Whose request it is, read with it (nil where the caller has them already).
+    public let employee: Employee?
 
-    public init(request: HolidayRequest, approval: ApprovalContext, version: Int, today: CalendarDate) {
+    public init(request: HolidayRequest, approval: ApprovalContext, version: Int, today: CalendarDate, employee: Employee? = nil) {
         self.request = request
         self.approval = approval
         self.version = version
         self.today = today
+        self.employee = employee
     }
 
     /// Who is asked to decide it now.

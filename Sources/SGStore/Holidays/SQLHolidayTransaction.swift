@@ -289,18 +289,20 @@ struct SQLHolidayTransaction: HolidayTransaction {
             typeNeedsApproval: type.needsApproval)
     }
 
-    func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decidedBy: String?) throws {
+    func updateStatus(requestID: Int64, to status: HolidayStatus, at: Date, decision: DecisionChange) throws {
         let now = Timestamp.format(at)
-        if let decidedBy {
+        switch decision {
+        case .decided(let by):
             try connection.execute("UPDATE holiday_requests SET status = ?, updated_at = ?, decided_by = ?, decided_at = ? WHERE id = ?") { statement in
                 statement.bind(1, status.rawValue)
                 statement.bind(2, now)
-                statement.bind(3, decidedBy)
+                statement.bind(3, by)
                 statement.bind(4, now)
                 statement.bind(5, requestID)
             }
-        } else {
-            try connection.execute("UPDATE holiday_requests SET status = ?, updated_at = ? WHERE id = ?") { statement in
+        case .undecided, .kept:
+            let decided = decision == .undecided ? ", decided_by = NULL, decided_at = NULL" : ""
+            try connection.execute("UPDATE holiday_requests SET status = ?, updated_at = ?\(decided) WHERE id = ?") { statement in
                 statement.bind(1, status.rawValue)
                 statement.bind(2, now)
                 statement.bind(3, requestID)
