@@ -6,7 +6,7 @@ DATABASE ?= ./var/sgemployee.sqlite
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test build deps clean bench
+.PHONY: run test build deps clean bench reset-demo
 
 ## Start sgserver on $(HOST):$(PORT) with a SQLite file under ./var and a demo company (logins printed).
 run: deps
@@ -14,6 +14,12 @@ run: deps
 	swift build --product sgadmin
 	mkdir -p var
 	.build/debug/sgserver --host $(HOST) --port $(PORT) --database $(DATABASE) --seed-demo
+
+## Remove the demo database (only a file under ./var), keeping the build: the next `make run` seeds a new one.
+reset-demo:
+	@case "$(abspath $(DATABASE))" in "$(abspath ./var)"/*) ;; *) echo "reset-demo removes only a database under ./var, not $(DATABASE)" >&2; exit 1 ;; esac
+	rm -f "$(DATABASE)" "$(DATABASE)-wal" "$(DATABASE)-shm"
+	@echo "Removed $(DATABASE); make run seeds a new demo company."
 
 ## Install what is missing, build, and run every test.
 test: deps

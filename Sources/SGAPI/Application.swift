@@ -17,14 +17,19 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// Wires the services into a router and an application. Tests build the very same application.
+/// `onListening` runs once the server listens, with the port it is bound to. Without a logger (the tests'
+/// servers) nothing is logged: a test that provokes an error checks the answer, not the log.
 public func buildApplication(
-    configuration: ServerConfiguration, services: Services, logger: Logger = Logger(label: "sgserver")
+    configuration: ServerConfiguration, services: Services,
+    logger: Logger = Logger(label: "sgserver", factory: { _ in SwiftLogNoOpLogHandler() }),
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(services: services),
         server: .http1(configuration: configuration.limits.http1(counting: OpenConnections())),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "sgserver"),
         services: services.database.checkpointsInBackground ? [WALCheckpointService(database: services.database, logger: logger)] : [],
+        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
 

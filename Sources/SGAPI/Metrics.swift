@@ -107,8 +107,8 @@ public final class ServerMetrics: Sendable {
     }
 }
 
-/// The metrics listener: `GET /metrics` only, on an address of its own (SG_METRICS_ADDRESS), never the API's.
-/// The metrics listener, with the API listener's limits (idle and body time-outs, a cap on connections): a scraper
+/// The metrics listener: `GET /metrics` only, on an address of its own (SG_METRICS_ADDRESS), never the API's, with
+/// the API listener's limits (idle and body time-outs, a cap on connections): a scraper
 /// needs one connection, and idle ones must not pile up.
 public func buildMetricsApplication(
     host: String, port: Int, metrics: ServerMetrics, services: Services, limits: ConnectionLimits = ConnectionLimits(), logger: Logger

@@ -155,7 +155,7 @@ struct WebhookCommand: AsyncParsableCommand {
                 columns: ["id", "url", "format", "events", "private_details", "created_at", "disabled_at", "disabled_reason"],
                 rows: all.map {
                     [.number(Int($0.id)), .text($0.url), .text($0.format.rawValue),
-                     .text($0.events.map(\.rawValue).joined(separator: " ")), .text($0.privateDetails ? "yes" : "no"),
+                     .text($0.events.map(\.rawValue).joined(separator: " ")), .flag($0.privateDetails),
                      .text(Timestamp.format($0.createdAt)),
                      .text($0.disabledAt.map(Timestamp.format) ?? ""), .text($0.disabledReason ?? "")]
                 }

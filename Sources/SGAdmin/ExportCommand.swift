@@ -19,10 +19,11 @@ struct Export: DatabaseCommand {
         // Rows are written as they are read, so a year of a large company never sits in memory at once. A file
         // is written beside the target and renamed over it, so a reader never sees half a file.
         let temporary = output.map { $0 + ".partial-\(ProcessInfo.processInfo.processIdentifier)" }
+        var rows = 0
         do {
             // Created here, so that a failure to open the file is reported as itself and leaves nothing behind.
             let sink = try temporary.map(OutputSink.init(creatingFileAt:)) ?? OutputSink(FileHandle.standardOutput)
-            try await write(services.holidays, by: actor, to: sink)
+            rows = try await write(services.holidays, by: actor, to: sink)
             try sink.close()
         } catch {
             if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
@@ -36,10 +37,14 @@ struct Export: DatabaseCommand {
                 try? FileManager.default.removeItem(atPath: temporary)
                 throw SGError.conflict("Could not write \(output): \(reason)")
             }
+            // The CSV went to the file: say what is in it.
+            let what = balances ? (rows == 1 ? "employee's balance" : "employees' balances") : (rows == 1 ? "request" : "requests")
+            printOut("Wrote \(rows) \(what) of \(year) to \(output).\n")
         }
     }
 
-    private func write(_ holidays: HolidayService, by actor: Actor, to sink: OutputSink) async throws {
+    /// Writes the header and the rows; returns how many rows.
+    private func write(_ holidays: HolidayService, by actor: Actor, to sink: OutputSink) async throws -> Int {
         if balances {
             try sink.write(HolidayReportLayout.balanceColumns.map(CSV.Cell.text))
             for (employee, balance) in try await holidays.balances(year: year, by: actor) {
@@ -51,6 +56,7 @@ struct Export: DatabaseCommand {
                 try sink.write(HolidayReportLayout.requestCells(row))
             }
         }
+        return sink.records - 1
     }
 }
 
@@ -60,6 +66,8 @@ final class OutputSink: @unchecked Sendable {
     private let handle: FileHandle
     private let ownsHandle: Bool
     private var buffer: [UInt8] = []
+    /// Records written, the header included.
+    private(set) var records = 0
 
     init(_ handle: FileHandle) {
         self.handle = handle
@@ -82,6 +90,7 @@ final class OutputSink: @unchecked Sendable {
     /// One CSV record.
     func write(_ cells: [CSV.Cell]) throws {
         CSV.append(cells, to: &buffer)
+        records += 1
         if buffer.count >= Self.flushSize { try flush() }
     }
 

@@ -12,9 +12,9 @@ struct LeaveTypeCommand: AsyncParsableCommand {
         Output(
             columns: ["id", "name", "draws_on_allowance", "needs_approval", "private", "yearly_cap", "retired"],
             rows: types.map { type in
-                [.number(Int(type.id)), .text(type.name), .text(type.drawsOnAllowance ? "yes" : "no"),
-                 .text(type.needsApproval ? "yes" : "no"), .text(type.isPrivate ? "yes" : "no"),
-                 type.yearlyCap.map { .days($0) } ?? .text(""), .text(type.isRetired ? "yes" : "no")]
+                [.number(Int(type.id)), .text(type.name), .flag(type.drawsOnAllowance),
+                 .flag(type.needsApproval), .flag(type.isPrivate),
+                 type.yearlyCap.map { .days($0) } ?? .text(""), .flag(type.isRetired)]
             })
     }
 

@@ -7,9 +7,10 @@ struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Copy the database to FILE while the server runs: a consistent copy, readable by its owner only.",
-        discussion: "The copy is written beside FILE and renamed over it once whole; an existing FILE is replaced.")
+        discussion: "The copy is written beside FILE and renamed over it once whole. An existing FILE is kept unless --force.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Where to write the copy.") var file: String
+    @Flag(help: "Replace FILE if it exists.") var force = false
 
     func run() async throws {
         try await running {
@@ -17,9 +18,13 @@ struct Backup: AsyncParsableCommand {
             guard URL(fileURLWithPath: file).standardized != URL(fileURLWithPath: database).standardized else {
                 throw SGError.invalid(field: "FILE", message: "is the database itself; name another file")
             }
+            let replacing = FileManager.default.fileExists(atPath: file)
+            if replacing && !force {
+                throw SGError.conflict("\(file) exists; name a new file, or pass --force to replace it.")
+            }
             try AppDatabase.backup(databaseAt: database, to: file)
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-            printOut("Backed up \(database) to \(file) (\(size) bytes).\n")
+            printOut("Backed up \(database) to \(file) (\(size) bytes\(replacing ? ", replacing the file there" : "")).\n")
         }
     }
 }

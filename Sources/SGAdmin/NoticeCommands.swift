@@ -54,8 +54,8 @@ struct NoticeCommand: AsyncParsableCommand {
             Output(
                 columns: ["id", "title", "pinned", "expires_on", "expired", "author", "created_at", "body"],
                 rows: notices.map {
-                    [.number(Int($0.id)), .text($0.title), .text($0.pinned ? "yes" : "no"),
-                     .text($0.expiresOn?.description ?? ""), .text($0.isExpired(today: today) ? "yes" : "no"),
+                    [.number(Int($0.id)), .text($0.title), .flag($0.pinned),
+                     .text($0.expiresOn?.description ?? ""), .flag($0.isExpired(today: today)),
                      .text($0.author), .text(Timestamp.format($0.createdAt)), .text($0.body)]
                 }
             ).print(format)

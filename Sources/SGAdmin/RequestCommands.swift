@@ -2,24 +2,16 @@ import ArgumentParser
 import Foundation
 import SGCore
 
+/// Requests as `pending` and `list` show them; the halves in columns of their own, as in the export.
 func requestRows(_ items: [RequestWithEmployee]) -> Output {
     Output(
-        columns: ["id", "username", "name", "type", "start", "end", "working_days", "status", "comment"],
+        columns: ["id", "username", "name", "type", "start", "start_half", "end", "end_half", "working_days", "status", "comment"],
         rows: items.map { item in
             [.number(Int(item.request.id)), .text(item.employee.username), .text(item.employee.fullName),
-             .text(item.request.leaveTypeName), .text(halfDayText(item.request.startDate, item.request.startHalf, start: true)),
-             .text(halfDayText(item.request.endDate, item.request.endHalf, start: false)),
+             .text(item.request.leaveTypeName), .text(item.request.startDate.description), .text(item.request.startHalf.rawValue),
+             .text(item.request.endDate.description), .text(item.request.endHalf.rawValue),
              .days(item.request.duration), .text(item.request.status.rawValue), .text(item.request.comment)]
         })
-}
-
-/// A date, with the half when the request starts in the afternoon or ends at noon: "2026-08-10 pm", "2026-08-14 am".
-func halfDayText(_ date: CalendarDate, _ half: DayHalf, start: Bool) -> String {
-    switch (start, half) {
-    case (true, .afternoon): "\(date) pm"
-    case (false, .morning): "\(date) am"
-    default: date.description
-    }
 }
 
 struct Pending: DatabaseCommand {

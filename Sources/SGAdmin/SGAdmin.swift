@@ -74,17 +74,24 @@ struct GlobalOptions: ParsableArguments {
         try location.open(schema: .migrate).appliedMigrations()
     }
 
-    /// The actor for transitions: an employee named by --as must be an active admin; any other name is the
-    /// operator of this host, who acts as an admin and is recorded as "NAME (sgadmin)".
+    /// The actor for transitions: --as names an active admin, or, without it, the operator of this host acts as an
+    /// admin, recorded as "NAME (sgadmin)" under their OS user name (as the employee of that username, if there is one
+    /// and they are an active admin). A name that is not an employee's is refused: a mistyped admin would otherwise
+    /// be recorded as an operator.
     func actor(_ services: CoreServices) async throws -> Actor {
-        let name = actingAs ?? ProcessInfo.processInfo.environment["USER"] ?? ProcessInfo.processInfo.environment["LOGNAME"] ?? "operator"
-        if let employee = try await services.accounts.employee(username: name) {
-            guard employee.isActive, employee.isAdmin else {
-                throw SGError.forbidden("\(employee.username) is not an active admin; pass --as with an admin's username.")
+        let environment = ProcessInfo.processInfo.environment
+        let name = actingAs ?? environment["USER"] ?? environment["LOGNAME"] ?? "operator"
+        guard let employee = try await services.accounts.employee(username: name) else {
+            if let actingAs {
+                throw SGError.notFound(
+                    "No employee has the username '\(actingAs)': --as names an admin. Without --as you act as the operator of this host.")
             }
-            return employee.actor
+            return Actor(employeeID: nil, name: "\(name) (sgadmin)", isAdmin: true)
         }
-        return Actor(employeeID: nil, name: "\(name) (sgadmin)", isAdmin: true)
+        guard employee.isActive, employee.isAdmin else {
+            throw SGError.forbidden("\(employee.username) is not an active admin; pass --as with an admin's username.")
+        }
+        return employee.actor
     }
 }
 
@@ -125,10 +132,24 @@ func running(_ body: () async throws -> Void) async throws {
 
 extension SGAdmin {
     /// Parses and runs one command line, exiting with its status (what `main()` does, callable from another module).
+    /// A command line that does not parse gets one line, `sgadmin: …`, and where to read the usage.
     public static func run(_ arguments: [String]) async -> Never {
         SQLiteLibrary.configureForThisProcess()
+        let arguments = globalOptionsAfterCommand(arguments)
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot(arguments)
+            command = try parseAsRoot(arguments)
+        } catch {
+            let code = exitCode(for: error)
+            // Help and version requests, and --help's text, are ArgumentParser's to print.
+            guard code != .success else { exit(withError: error) }
+            var text = Self.message(for: error)
+            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+            let topic = commandPath(arguments).joined(separator: " ")
+            FileHandle.standardError.write(Data("sgadmin: \(text)\nSee 'sgadmin \(topic.isEmpty ? "" : topic + " ")--help'.\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+        do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -138,5 +159,41 @@ extension SGAdmin {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// The names of the command and subcommands that `arguments` start with: ["user", "list"].
+    static func commandPath(_ arguments: [String]) -> [String] {
+        var path: [String] = []
+        var commands = configuration.subcommands
+        for argument in arguments {
+            guard let next = commands.first(where: { $0.configuration.commandName == argument }) else { break }
+            path.append(argument)
+            commands = next.configuration.subcommands
+        }
+        return path
+    }
+
+    /// The options every command takes, when given before the command (`sgadmin --database X pending`), moved after
+    /// it, where each command reads them.
+    static func globalOptionsAfterCommand(_ arguments: [String]) -> [String] {
+        let global: Set<String> = ["--database", "--database-password-file", "--database-pool-size", "--database-acquire-timeout", "--as"]
+        var leading: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            let name = String(argument.prefix { $0 != "=" })
+            guard global.contains(name) else { break }
+            leading.append(argument)
+            if !argument.contains("="), index + 1 < arguments.endIndex {
+                leading.append(arguments[index + 1])
+                index += 1
+            }
+            index += 1
+        }
+        guard !leading.isEmpty else { return arguments }
+        var rest = Array(arguments[index...])
+        let end = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: leading, at: end)
+        return rest
     }
 }

@@ -12,7 +12,7 @@ struct TeamCommand: AsyncParsableCommand {
         Output(
             columns: ["id", "name", "two_stage", "members", "approvers"],
             rows: teams.map { team in
-                [.number(Int(team.id)), .text(team.name), .text(team.twoStage ? "yes" : "no"), .number(team.members.count),
+                [.number(Int(team.id)), .text(team.name), .flag(team.twoStage), .number(team.members.count),
                  .text(team.approvers.map(\.username).joined(separator: " "))]
             })
     }

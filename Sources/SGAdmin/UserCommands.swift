@@ -143,7 +143,7 @@ struct UserCommand: AsyncParsableCommand {
                 columns: ["id", "username", "name", "surname", "email", "admin", "active"],
                 rows: employees.map {
                     [.number(Int($0.id)), .text($0.username), .text($0.name), .text($0.surname), .text($0.email),
-                     .text($0.isAdmin ? "yes" : "no"), .text($0.isActive ? "yes" : "no")]
+                     .flag($0.isAdmin), .flag($0.isActive)]
                 }
             ).print(format)
         }

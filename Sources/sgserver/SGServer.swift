@@ -129,7 +129,10 @@ struct SGServer: AsyncParsableCommand {
             // SQLite's log is checkpointed by WALCheckpointService, not by the commits of requests.
             let database = try settings.database.open(schema: .migrate, checkpointing: .background)
             let schema = try database.appliedMigrations()
-            logger.info("Database ready", metadata: ["database": "\(settings.database.shown)", "schema": "\(schema)"])
+            // The newest migration names the schema; `sgadmin migrate` lists them all.
+            logger.info("Database ready", metadata: [
+                "database": "\(settings.database.shown)", "schema": "\(schema.last ?? "none")", "migrations": "\(schema.count)",
+            ])
             if seedDemo || environment["SG_SEED_DEMO"] == "1" {
                 let today = try await database.services().company.today()
                 if let logins = try await DemoCompany.seedIfEmpty(database, today: today) {
@@ -178,12 +181,16 @@ struct SGServer: AsyncParsableCommand {
                     caFile: settings.delivery.webhooks.caFile, destinations: settings.delivery.destinations)),
                 logger: feedLogger)
             let limits = connectionLimits(settings, logger: logger)
+            let shownHost = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+            let shown = (database: settings.database.shown, directory: services.sessions.directory.kind, webApp: settings.webApp != .off)
+            // Said once the port is bound: a port already taken is reported as such below, not after "listening".
             let app = buildApplication(
                 configuration: ServerConfiguration(host: settings.host, port: settings.port, limits: limits),
-                services: services, logger: logger)
-            let shownHost = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
-            say("sgserver listening on http://\(shownHost):\(settings.port) (database \(settings.database.shown), directory \(services.sessions.directory.kind))")
-            if settings.webApp != .off { say("The web app: http://\(shownHost == "0.0.0.0" ? "127.0.0.1" : shownHost):\(settings.port)/") }
+                services: services, logger: logger
+            ) { port in
+                say("sgserver listening on http://\(shownHost):\(port) (database \(shown.database), directory \(shown.directory))")
+                if shown.webApp { say("The web app: http://\(shownHost == "0.0.0.0" ? "127.0.0.1" : shownHost):\(port)/") }
+            }
             // A group stops its services in reverse order: the server stops taking requests first, then the worker
             // finishes the sends under way.
             var running: [any Service] = [
@@ -203,6 +210,14 @@ struct SGServer: AsyncParsableCommand {
             try await group.run()
         } catch let error as SGError {
             FileHandle.standardError.write(Data("sgserver: \(error.message)\n".utf8))
+            throw ExitCode(1)
+        } catch where String(describing: error).contains("Address already in use") {
+            let metrics = settings.metricsAddress.map { " or the metrics address \($0.host):\($0.port)" } ?? ""
+            FileHandle.standardError.write(Data("""
+                sgserver: \(settings.host):\(settings.port)\(metrics) is already in use, by another sgserver or another program. \
+                Stop it, or choose another port: --port or SG_PORT (make run PORT=8081).
+
+                """.utf8))
             throw ExitCode(1)
         }
     }

@@ -137,6 +137,8 @@ struct AdminCLI {
         let list = try cli.run(["user", "list", "--format", "json"])
         let users = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(users.contains { $0["username"] as? String == "maria" && $0["surname"] as? String == "=Peña, \"la jefa\"" })
+        // Yes and no are JSON's booleans.
+        #expect(users.contains { $0["username"] as? String == "maria" && $0["admin"] as? Bool == false && $0["active"] as? Bool == true })
 
         #expect(try cli.run(["allowance", "set", "maria", "\(year)", "30"]).status == 0)
         let show = try cli.run(["allowance", "show", "maria", "--year", "\(year)", "--format", "csv"])
@@ -195,7 +197,7 @@ struct AdminCLI {
         let output = path.path + ".csv"
         defer { try? FileManager.default.removeItem(atPath: output) }
         let balances = try cli.run(["export", "--year", "\(year)", "--balances", "--output", output])
-        #expect(balances.status == 0 && balances.stdout.isEmpty)
+        #expect(balances.status == 0 && balances.stdout.hasPrefix("Wrote ") && balances.stdout.hasSuffix("balances of \(year) to \(output).\n"), "\(balances.stdout)")
         let file = try String(contentsOfFile: output, encoding: .utf8)
         // Days carried into the year, if the test runs when `when` falls in the year after the fixture's first.
         let bob = try await f.service.balance(employeeID: f.bob.id, year: year)
@@ -229,7 +231,7 @@ struct AdminCLI {
             for: f.alice.id, period: try LeavePeriod(start: day, end: day, startHalf: .morning, endHalf: .morning), leaveTypeID: 4,
             comment: "", actor: f.alice.actor)
         let pending = try cli.run(["pending", "--format", "csv"])
-        #expect(pending.stdout.contains("\(morning.id),alice,Alice Example,training,\(day),\(day) am,0.5,pending,"), "\(pending.stdout)")
+        #expect(pending.stdout.contains("\(morning.id),alice,Alice Example,training,\(day),morning,\(day),morning,0.5,pending,"), "\(pending.stdout)")
         let show = try cli.run(["show", "\(morning.id)"])
         #expect(show.stdout.contains("Type:          training\n") && show.stdout.contains("Dates:         \(day) (morning)\n"))
         #expect(show.stdout.contains("Working days:  0.5\n"), "\(show.stdout)")
@@ -398,5 +400,84 @@ struct AdminCLI {
         }
         let history = try await f.count("holiday_events")
         #expect(history == total.count + total.filter { $0.request.status == .approved }.count)
+    }
+}
+
+/// What an operator trips over first: how a mistyped command is answered, where the database option goes, who
+/// `--as` names, files that already exist, and saying what was written.
+@Suite(.serialized) struct CommandLineTests {
+    @Test func aMistypedCommandLineGetsOneLineAndWhereToReadMore() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        _ = try await Fixture.make(path: path.path)
+        let cli = AdminCLI(databasePath: path.path)
+        for (arguments, topic) in [(["approv", "1"], "sgadmin --help"), (["user", "list", "--colour"], "sgadmin user list --help"),
+                                   (["approve"], "sgadmin approve --help")] {
+            let result = try cli.run(arguments)
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.stderr.hasPrefix("sgadmin: "), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("See '\(topic)'."), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("Error:") && !result.stderr.contains("USAGE:"), "\(arguments): \(result.stderr)")
+        }
+        let help = try cli.run(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("SUBCOMMANDS"))
+    }
+
+    @Test func theDatabaseOptionWorksBeforeTheCommand() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        _ = try await f.service.createRequest(for: f.alice.id, start: f.weekday(14), end: f.weekday(14), comment: "", actor: f.alice.actor)
+        // SG_DATABASE names nothing: only the option can find the requests.
+        let elsewhere = AdminCLI(databasePath: "/nonexistent/sg.sqlite")
+        for arguments in [["--database", path.path, "pending"], ["--database=\(path.path)", "pending"], ["pending", "--database", path.path],
+                          ["--as", "admin", "--database", path.path, "pending", "--format", "csv"]] {
+            let result = try elsewhere.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.contains("alice"), "\(arguments)")
+        }
+    }
+
+    @Test func asNamesAnAdminAndAMistypedOneIsRefused() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let request = try await f.service.createRequest(for: f.alice.id, start: f.weekday(14), end: f.weekday(14), comment: "", actor: f.alice.actor)
+        let mistyped = try cli.run(["approve", "\(request.id)", "--as", "admn"])
+        #expect(mistyped.status == 1)
+        #expect(mistyped.stderr.hasPrefix("sgadmin: No employee has the username 'admn'"), "\(mistyped.stderr)")
+        #expect(try await f.service.requestDetail(id: request.id, by: f.admin.actor).request.status == .pending)
+        // Without --as, the operator of the host acts under their OS user name.
+        #expect(try cli.run(["approve", "\(request.id)"]).status == 0)
+        let detail = try await f.service.requestDetail(id: request.id, by: f.admin.actor)
+        #expect(detail.events.last?.actor == "operator (sgadmin)")
+    }
+
+    @Test func aBackupKeepsAnExistingFileAndAnExportSaysWhatItWrote() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sg-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let backup = folder.appendingPathComponent("backup.sqlite").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: backup))
+        let refused = try cli.run(["backup", backup])
+        #expect(refused.status == 1 && refused.stderr.contains("exists") && refused.stderr.contains("--force"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: backup, encoding: .utf8) == "keep me")
+        let forced = try cli.run(["backup", backup, "--force"])
+        #expect(forced.status == 0 && forced.stdout.contains("replacing the file there"), "\(forced.stderr)")
+
+        let year = f.weekday(14).year
+        _ = try await f.service.createRequest(for: f.alice.id, start: f.weekday(14), end: f.weekday(14), comment: "", actor: f.alice.actor)
+        let csv = folder.appendingPathComponent("requests.csv").path
+        let export = try cli.run(["export", "--year", "\(year)", "--output", csv])
+        #expect(export.status == 0)
+        #expect(export.stdout == "Wrote 1 request of \(year) to \(csv).\n")
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.isEmpty }.count == 2)
+        let balances = try cli.run(["export", "--year", "\(year)", "--balances", "--output", csv])
+        #expect(balances.stdout == "Wrote 4 employees' balances of \(year) to \(csv).\n", "\(balances.stdout)")
     }
 }

@@ -187,10 +187,11 @@ struct ServerDeliveryTests {
         }
         let id = try #require(created?["id"] as? Int, "\(server.output)")
 
+        // Alice is in the demo's Engineering team, whose approver is eva.
         try await waitUntil(within: 20, server.output) {
-            smtp.messages.contains { $0["to_address"] as? String == "admin@example.com" }
+            smtp.messages.contains { $0["to_address"] as? String == "eva@example.com" }
         }
-        let mail = try #require(smtp.messages.first { $0["to_address"] as? String == "admin@example.com" })
+        let mail = try #require(smtp.messages.first { $0["to_address"] as? String == "eva@example.com" })
         #expect((mail["subject"] as? String ?? "").hasPrefix("Holiday request from Alice "))
         #expect((mail["text"] as? String ?? "").contains("https://holidays.example.com/holidays/\(id)"))
         #expect(mail["tls"] as? Bool == true)
