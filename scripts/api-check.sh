@@ -51,6 +51,20 @@ else
     fail "an authenticated change does not document 429"
 fi
 
+# The compatibility policy (docs/api-changelog.md): no breaking change since the last release without a new major
+# version; and the check itself finds the breaking changes made on purpose in its tests.
+echo "== scripts/api-compat.py against the last release in api-spec/releases/"
+if "$venv/bin/python" scripts/api-compat.py; then
+    pass "the contract keeps the compatibility policy"
+else
+    fail "the contract breaks the compatibility policy"
+fi
+if "$venv/bin/python" -m pytest -q -p no:cacheprovider scripts/tests/test_api_compat.py; then
+    pass "the compatibility check finds breaking changes made on purpose"
+else
+    fail "the compatibility check's own tests"
+fi
+
 source scripts/lib/demo-server.sh
 logs=.build/api-check  # kept after the run, for reading the full reports
 mkdir -p "$logs"
@@ -88,6 +102,15 @@ fuzz() {
 # Every token first: the fuzzer's failed logins soon have this address throttled (429), as they should.
 admin_token=$(login admin) && admin_logout=$(login admin) && alice_token=$(login alice) && alice_logout=$(login alice) ||
     { fail "logging in as admin and alice"; finish; }
+# Before the fuzzer changes the demo company: every body refuses a field it does not define.
+echo "== every body refuses an unknown field"
+if "$venv/bin/python" scripts/api-check/unknown_fields.py api-spec/openapi.yaml "$base" "$admin_token" >"$logs/unknown-fields.log" 2>&1; then
+    pass "every body refuses an unknown field ($(grep -c '^ok:' "$logs/unknown-fields.log") operations)"
+else
+    grep "^FAILED" "$logs/unknown-fields.log" | cut -c1-300
+    fail "a body accepts a field it does not define (log: $logs/unknown-fields.log)"
+fi
+
 # The employee first: the admin's run may deactivate any employee it finds (PATCH /v1/employees/{id}), alice included,
 # and her run must not depend on which ids that run happens to try.
 fuzz employee "$alice_token" "$alice_logout" "$((seed + 1))"

@@ -56,6 +56,31 @@ else
     fail "openapi-python-client failed (log: $out/python-generate.log)"
 fi
 
+# Every request body of the contract, as the generated Python types hold it.
+if [ -f "$out/python/sgemployee_client/__init__.py" ]; then
+    echo "== clients/python/round_trip.py"
+    if PYTHONPATH="$out/python" "$venv/bin/python" clients/python/round_trip.py api-spec/openapi.yaml >"$out/round-trip.log" 2>&1; then
+        pass "every request body round-trips through the generated types ($(tail -1 "$out/round-trip.log"))"
+    else
+        grep "^FAILED" "$out/round-trip.log" | head -20
+        fail "a request body does not round-trip through the generated types (log: $out/round-trip.log)"
+    fi
+fi
+
+# The client of the last release, as a client team generated it then: its walk runs against today's server.
+release=$(ls api-spec/releases/ | sed -n 's/^\([0-9]*\.[0-9]*\.[0-9]*\)\.yaml$/\1/p' | sort -t. -k1,1n -k2,2n -k3,3n | tail -1)
+released=
+echo "== openapi-python-client generate, the $release release"
+rm -rf "$out/python-$release" && mkdir -p "$out/python-$release"
+if [ -f "clients/python/releases/$release/walk.py" ] &&
+    PATH="$PWD/$venv/bin:$PATH" "$venv/bin/openapi-python-client" generate --path "api-spec/releases/$release.yaml" \
+        --config clients/python/config.yaml --meta none --output-path "$out/python-$release/sgemployee_client" \
+        >"$out/python-$release-generate.log" 2>&1; then
+    released=$out/python-$release
+else
+    fail "no client of the $release release (clients/python/releases/$release/walk.py, log: $out/python-$release-generate.log)"
+fi
+
 source scripts/lib/demo-server.sh
 start_demo_server
 
@@ -69,6 +94,15 @@ if [ -f "$out/python/sgemployee_client/__init__.py" ]; then
         pass "the Python client's smoke run"
     else
         fail "the Python client's smoke run"
+    fi
+fi
+
+if [ -n "$released" ]; then
+    echo "== clients/python/releases/$release/walk.py $base"
+    if PYTHONPATH="$released" timeout 300 "$venv/bin/python" "clients/python/releases/$release/walk.py" "$base"; then
+        pass "the $release release's Python client walks today's server"
+    else
+        fail "the $release release's Python client on today's server"
     fi
 fi
 

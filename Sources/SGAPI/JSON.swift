@@ -2,6 +2,18 @@ import Foundation
 import Hummingbird
 import SGCore
 
+/// A JSON object body and the fields it takes. Any other field is refused with a 422 naming it, so that a typo is not
+/// silently ignored (`leaveType` for `leaveTypeId` would book a holiday on the allowance).
+protocol JSONObjectBody: Decodable {
+    static var fields: [String] { get }
+    /// What the body's fields are, for the message that refuses another: "a notice field".
+    static var what: String { get }
+}
+
+extension JSONObjectBody {
+    static var what: String { "a field of this request" }
+}
+
 enum JSON {
     /// A body that writes itself (the holiday routes, the busiest).
     static func response(written body: some JSONBody, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
@@ -27,9 +39,9 @@ enum JSON {
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: bytes))
     }
 
-    /// Reads a JSON object body. Unreadable JSON or a body that is not an object is 400; a missing or mistyped
-    /// field is 422 naming the field; a body over the context's limit is 413.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T {
+    /// Reads a JSON object body. Unreadable JSON or a body that is not an object is 400; an unknown, missing or
+    /// mistyped field is 422 naming the field; a body over the context's limit is 413.
+    static func decode<T: JSONObjectBody>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T {
         guard let value = try await decodeIfPresent(T.self, from: request, context: context) else {
             throw SGError.malformed("The request needs a JSON object body.")
         }
@@ -38,7 +50,7 @@ enum JSON {
 
     /// Like `decode`, but a body that is absent or only whitespace (however it is framed: no length,
     /// `Content-Length: 0`, or an empty chunked body) is nil, for operations whose body is optional.
-    static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T? {
+    static func decodeIfPresent<T: JSONObjectBody>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T? {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         let data = Data(buffer.readableBytesView)
         guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
@@ -49,6 +61,12 @@ enum JSON {
         // field the operation ignores would be accepted.
         guard String(validating: data, as: UTF8.self) != nil else {
             throw SGError.malformed("The body is not valid UTF-8 text.")
+        }
+        // The keys alone, without reading the values: a number beyond Double or a lone surrogate in an unknown
+        // field must not hide it from this check.
+        if let keys = try? JSONDecoder().decode(TopLevelKeys.self, from: data).keys,
+           let unknown = keys.sorted().first(where: { !T.fields.contains($0) }) {
+            throw SGError.invalid(field: unknown, message: "is not \(T.what); send any of \(T.fields.joined(separator: ", "))")
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
@@ -66,6 +84,14 @@ enum JSON {
             throw SGError.invalid(field: path(context.codingPath), message: "must be \(describe(type))")
         } catch {
             throw SGError.malformed("The body could not be read as JSON.")
+        }
+    }
+
+    private struct TopLevelKeys: Decodable {
+        let keys: [String]
+
+        init(from decoder: any Decoder) throws {
+            keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
         }
     }
 
@@ -95,6 +121,15 @@ extension JSON {
 }
 
 extension Request {
+    /// A query parameter of 1 to `maximumLength` characters, or nil when absent; an empty or longer one is a 422.
+    func textQuery(_ name: String, maximumLength: Int) throws -> String? {
+        guard let text = uri.queryParameters.get(name) else { return nil }
+        guard (1...maximumLength).contains(text.count) else {
+            throw SGError.invalid(field: name, message: "must be 1 to \(maximumLength) characters long")
+        }
+        return text
+    }
+
     /// A query parameter parsed as an integer in `range`, or nil when absent; anything else is a 422.
     func integerQuery(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = uri.queryParameters.get(name) else { return nil }

@@ -101,9 +101,9 @@ import SGTestSupport
         Row(.get, "/v1/employees/{alice}/sessions",                                 401, 403, 403, 200, 401),
         Row(.delete, "/v1/employees/{alice}/sessions",                              401, 403, 403, 204, 401),
         // The matrix's company sends no e-mail: its outbox is empty.
-        Row(.get, "/v1/outbox",                                                     401, 403, 403, 200, 401),
-        Row(.get, "/v1/outbox/1",                                                   401, 403, 403, 404, 401),
-        Row(.post, "/v1/outbox/1/retry",                                            401, 403, 403, 404, 401),
+        Row(.get, "/v1/outbox/messages",                                            401, 403, 403, 200, 401),
+        Row(.get, "/v1/outbox/messages/1",                                          401, 403, 403, 404, 401),
+        Row(.post, "/v1/outbox/messages/1/retry",                                   401, 403, 403, 404, 401),
         Row(.post, "/v1/outbox/retry-dead",                                         401, 403, 403, 200, 401),
         Row(.get, "/v1/webhooks",                                                   401, 403, 403, 200, 401),
         Row(.post, "/v1/webhooks", body: Body.webhook,                              401, 403, 403, 201, 401),
@@ -234,7 +234,7 @@ import SGTestSupport
                 if segment.hasSuffix(".ics") { return "{secret}.ics" }
                 if ["{bob}", "{alice}", "{max}"].contains(segment) && path.hasPrefix("/v1/teams/") { return "{employeeId}" }
                 if segment.hasPrefix("{") { return "{id}" }
-                if segment.allSatisfy(\.isNumber) { return parts[index - 1] == "outbox" ? "{id}" : "{year}" }
+                if segment.allSatisfy(\.isNumber) { return parts[index - 1] == "messages" ? "{id}" : "{year}" }
                 if CalendarDate(iso: String(segment)) != nil { return "{startsOn}" }
                 return String(segment)
             }

@@ -20,12 +20,12 @@ import SGTestSupport
                 #expect(try await PasswordAPITests.request(client, login).status == .accepted)
             }
 
-            let first = try await client.call(.get, "/v1/outbox?limit=2", token: admin)
+            let first = try await client.call(.get, "/v1/outbox/messages?limit=2", token: admin)
             #expect(first.status == .ok)
             #expect(first.items.count == 2)
             #expect((first.json["counts"] as? [String: Int]) == ["pending": 3, "sent": 0, "dead": 0])
             let after = try #require(first.json["nextAfter"] as? Int)
-            let second = try await client.call(.get, "/v1/outbox?limit=2&after=\(after)", token: admin)
+            let second = try await client.call(.get, "/v1/outbox/messages?limit=2&after=\(after)", token: admin)
             #expect(second.items.count == 1)
             #expect(second.json["nextAfter"] is NSNull)
             let all = first.items + second.items
@@ -35,21 +35,21 @@ import SGTestSupport
             #expect(!String(decoding: first.body + second.body, as: UTF8.self).contains("sgr_"))
 
             let id = try #require(all.first?["id"] as? Int)
-            #expect(try await client.call(.get, "/v1/outbox/\(id)", token: admin).json["status"] as? String == "pending")
-            expectProblem(try await client.call(.post, "/v1/outbox/\(id)/retry", token: admin), .conflict, "conflict")
-            expectProblem(try await client.call(.get, "/v1/outbox/9999", token: admin), .notFound, "not-found")
-            expectProblem(try await client.call(.get, "/v1/outbox?status=lost", token: admin), .unprocessableContent, "validation-failed")
-            expectProblem(try await client.call(.get, "/v1/outbox?limit=0", token: admin), .unprocessableContent, "validation-failed")
-            expectProblem(try await client.call(.get, "/v1/outbox", token: alice), .forbidden, "forbidden")
+            #expect(try await client.call(.get, "/v1/outbox/messages/\(id)", token: admin).json["status"] as? String == "pending")
+            expectProblem(try await client.call(.post, "/v1/outbox/messages/\(id)/retry", token: admin), .conflict, "conflict")
+            expectProblem(try await client.call(.get, "/v1/outbox/messages/9999", token: admin), .notFound, "not-found")
+            expectProblem(try await client.call(.get, "/v1/outbox/messages?status=lost", token: admin), .unprocessableContent, "validation-failed")
+            expectProblem(try await client.call(.get, "/v1/outbox/messages?limit=0", token: admin), .unprocessableContent, "validation-failed")
+            expectProblem(try await client.call(.get, "/v1/outbox/messages", token: alice), .forbidden, "forbidden")
 
             // Every message refused for good: one is retried, then the rest at once.
             for message in try await f.services.delivery.claim(owner: "test", limit: 10) {
                 try await f.services.delivery.record(.permanentFailure("550 mailbox unavailable"), for: message, owner: "test")
             }
-            let dead = try await client.call(.get, "/v1/outbox?status=dead", token: admin)
+            let dead = try await client.call(.get, "/v1/outbox/messages?status=dead", token: admin)
             #expect(dead.items.count == 3)
             #expect(dead.items.allSatisfy { $0["lastError"] as? String == "550 mailbox unavailable" })
-            let retried = try await client.call(.post, "/v1/outbox/\(id)/retry", token: admin)
+            let retried = try await client.call(.post, "/v1/outbox/messages/\(id)/retry", token: admin)
             #expect(retried.status == .ok)
             #expect(retried.json["status"] as? String == "pending" && retried.json["attempts"] as? Int == 1)
             #expect(try await client.call(.post, "/v1/outbox/retry-dead", token: admin).json["retried"] as? Int == 2)

@@ -259,7 +259,7 @@ struct ProvisioningDirectory: EmployeeDirectory {
         #expect(try await h.fixture.count("devices") == 1)
     }
 
-    @Test("a browser registers its push subscription as the browser gives it; its token is made from the endpoint")
+    @Test("a browser registers its push subscription as the browser gives it, while the server sends Web Push; its token is made from the endpoint")
     func webSubscription() async throws {
         let h = try await APIHarness.make()
         try await h.run { client in
@@ -270,6 +270,13 @@ struct ProvisioningDirectory: EmployeeDirectory {
             func body(endpoint: String = endpoint, p256dh: String = p256dh, auth: String = auth, platform: String = "web") -> String {
                 #"{"platform":"\#(platform)","subscription":{"endpoint":"\#(endpoint)","keys":{"p256dh":"\#(p256dh)","auth":"\#(auth)"}}}"#
             }
+            // Without Web Push the subscription could never receive anything: refused, and nothing kept.
+            let off = try await client.call(.post, "/v1/me/devices", token: alice, json: body())
+            expectProblem(off, .conflict, "conflict")
+            #expect((off.json["detail"] as? String ?? "").contains("Web Push"))
+            #expect(try await h.fixture.count("devices") == 0)
+            try await h.fixture.services.delivery.announce(DeliveryConfiguration(pushPlatforms: [.web], vapidPublicKey: "BPublicKey"))
+
             let created = try await client.call(.post, "/v1/me/devices", token: alice, json: body())
             #expect(created.status == .created)
             #expect(created.json["platform"] as? String == "web" && created.json["endpoint"] as? String == endpoint)

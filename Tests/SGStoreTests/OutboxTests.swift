@@ -71,10 +71,12 @@ import Testing
         try await f.services.delivery.announce(DeliveryConfiguration(publicURL: "https://hr.example.com", pushPlatforms: [.ios, .android]))
         _ = try await f.services.devices.registerDevice(employeeID: f.admin.id, token: "apns-admin-phone", platform: .ios)
         _ = try await f.services.devices.registerDevice(employeeID: f.bob.id, token: "fcm-bob-phone", platform: .android)
-        // Web Push is not configured: the browser gets nothing.
-        _ = try await f.services.devices.registerWebDevice(employeeID: f.bob.id, subscription: WebPushSubscription(
-            endpoint: "https://push.example.net/bob",
-            p256dh: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4", auth: "BTBZMqHH6r4Tts7J_aSIgg"))
+        // Web Push is not configured: a browser cannot even register.
+        await #expect(throws: SGError.self) {
+            try await f.services.devices.registerWebDevice(employeeID: f.bob.id, subscription: WebPushSubscription(
+                endpoint: "https://push.example.net/bob",
+                p256dh: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4", auth: "BTBZMqHH6r4Tts7J_aSIgg"))
+        }
         var patch = ProfilePatch()
         patch.language = .set("es")
         _ = try await f.services.people.updateProfile(employeeID: f.admin.id, patch, owned: [], directoryKind: "local")

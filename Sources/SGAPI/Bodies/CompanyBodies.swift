@@ -90,5 +90,8 @@ extension DTO {
     /// Liveness says only that the server runs: which migrations it has is no one's business but the operator's.
     struct Health: Encodable {
         let status: String
+        /// Kept for the clients of 2.1 and earlier, which require it; always empty, since an unauthenticated answer
+        /// should not tell which version runs (`sgadmin check` and the metrics say).
+        let schema: [String] = []
     }
 }

@@ -8,12 +8,14 @@ struct AbsencesController {
     let services: Services
 
     /// POST /me/calendar-feeds: `{kind}`.
-    struct NewFeedBody: Decodable {
+    struct NewFeedBody: JSONObjectBody {
+        static let fields = ["kind"]
+        static let what = "a calendar feed field"
+
         var kind: CalendarFeed.Kind
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["kind"], what: "a calendar feed field")
             let text = try container.required(String.self, "kind")
             guard let kind = CalendarFeed.Kind(rawValue: text) else {
                 throw SGError.invalid(

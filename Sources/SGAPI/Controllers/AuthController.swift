@@ -9,7 +9,10 @@ struct AuthController {
     /// Browsers keep a Secure cookie only over https, or from a loopback host (`make run`).
     var secureCookies: Bool { true }
 
-    struct LoginBody: Decodable {
+    struct LoginBody: JSONObjectBody {
+        static let fields = ["username", "password", "deviceName", "refreshCookie"]
+        static let what = "a login field"
+
         let username: String
         let password: String
         /// How the client names the device, shown in the list of sessions.
@@ -18,15 +21,21 @@ struct AuthController {
         let refreshCookie: Bool?
     }
 
-    struct RefreshBody: Decodable {
+    struct RefreshBody: JSONObjectBody {
+        static let fields = ["refreshToken"]
+
         let refreshToken: String
     }
 
-    struct ResetRequestBody: Decodable {
+    struct ResetRequestBody: JSONObjectBody {
+        static let fields = ["login"]
+
         let login: String
     }
 
-    struct ResetConfirmBody: Decodable {
+    struct ResetConfirmBody: JSONObjectBody {
+        static let fields = ["token", "newPassword"]
+
         let token: String
         let newPassword: String
     }
@@ -64,7 +73,9 @@ struct AuthController {
                 return try JSON.response(DTO.Token(try await services.sessions.refresh(token: body.refreshToken)))
             }
             guard let token = BrowserSession.refreshToken(in: request) else {
-                throw SGError.malformed("Send {\"refreshToken\": …}, or call from the web app, whose session cookie carries it.")
+                // No token at all is no session: the same answer as a token that no longer works.
+                throw SGError.unauthenticated(
+                    "No refresh token: send {\"refreshToken\": …}, or call from the web app, whose session cookie carries it. Log in again.")
             }
             try BrowserSession.checkSameOrigin(request)
             let issued: IssuedToken

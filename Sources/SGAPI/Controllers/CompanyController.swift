@@ -9,15 +9,17 @@ struct CompanyController {
     /// PUT /v1/company replaces the company: `name`, `workingWeek` and `defaultAllowance` are required; an
     /// absent or null address, phone, email or website is cleared; `timeZone`, `carryOverCap`, `carryOverExpiry`
     /// and `feeds` are kept when absent.
-    struct PutBody: Decodable {
+    struct PutBody: JSONObjectBody {
+        static let fields = [
+            "name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone", "carryOverCap",
+            "carryOverExpiry", "feeds",
+        ]
+        static let what = "a company field"
+
         var patch = CompanyPatch()
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(
-                ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone", "carryOverCap",
-                 "carryOverExpiry", "feeds"],
-                what: "a company field")
             patch.name = try container.decode(String.self, forKey: AnyKey("name"))
             for (name, keyPath) in [
                 ("address", \CompanyPatch.address), ("phone", \CompanyPatch.phone), ("email", \CompanyPatch.email),
@@ -43,13 +45,15 @@ struct CompanyController {
     }
 
     /// POST /v1/public-holidays: `{date, name, calendarId?}`.
-    struct PublicHolidayBody: Decodable {
+    struct PublicHolidayBody: JSONObjectBody {
+        static let fields = ["date", "name", "calendarId"]
+        static let what = "a public holiday field"
+
         var holiday: PublicHoliday
         var calendarID: Int64
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["date", "name", "calendarId"], what: "a public holiday field")
             holiday = PublicHoliday(
                 date: try CalendarDate.parse(try container.required(String.self, "date"), field: "date"),
                 name: try container.required(String.self, "name"))

@@ -7,7 +7,10 @@ struct DevicesController {
     let services: Services
 
     /// Each switch is optional: what is left out stays as it is.
-    struct SettingsBody: Decodable {
+    struct SettingsBody: JSONObjectBody {
+        static let fields = ["notifications", "emailNotifications"]
+        static let what = "a setting"
+
         let notifications: Bool?
         let emailNotifications: Bool?
 
@@ -20,7 +23,10 @@ struct DevicesController {
 
     /// `{token, platform: ios|android}`, or a browser's `{platform: web, subscription: {endpoint, keys: {p256dh, auth}}}`
     /// as `PushSubscription.toJSON()` gives it.
-    struct DeviceBody: Decodable {
+    struct DeviceBody: JSONObjectBody {
+        static let fields = ["token", "platform", "subscription"]
+        static let what = "a device field"
+
         let token: String?
         let platform: String
         let subscription: Subscription?

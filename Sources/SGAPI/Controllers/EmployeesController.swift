@@ -7,19 +7,23 @@ import SGCore
 struct EmployeesController {
     let services: Services
 
-    struct AllowanceBody: Decodable {
+    struct AllowanceBody: JSONObjectBody {
+        static let fields = ["days"]
+
         /// Read as a number of any shape so that 1.5 or 1e300 get a 422 naming the field, not a parse error.
         let days: Double
     }
 
     /// `{days, reason}`: days in steps of 0.5, negative to remove.
-    struct AdjustmentBody: Decodable {
+    struct AdjustmentBody: JSONObjectBody {
+        static let fields = ["days", "reason"]
+        static let what = "an adjustment field"
+
         let days: HalfDays
         let reason: String
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["days", "reason"], what: "an adjustment field")
             let value = try container.decode(Double.self, forKey: AnyKey("days"))
             guard let days = HalfDays(days: value, limit: 366) else {
                 throw SGError.invalid(field: "days", message: "must be a number of days between -366 and 366, in steps of 0.5")
@@ -30,12 +34,14 @@ struct EmployeesController {
     }
 
     /// `{workingWeek}`: ISO weekdays, or null for the company's week.
-    struct WorkingWeekBody: Decodable {
+    struct WorkingWeekBody: JSONObjectBody {
+        static let fields = ["workingWeek"]
+        static let what = "a working week field"
+
         let week: WorkingWeek?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["workingWeek"], what: "a working week field")
             let key = AnyKey("workingWeek")
             guard container.contains(key) else { throw SGError.invalid(field: "workingWeek", message: "is required (null: the company's)") }
             week = try container.decodeNil(forKey: key) ? nil : try CompanyRules.workingWeek(try container.decode([Int].self, forKey: key))
@@ -43,13 +49,15 @@ struct EmployeesController {
     }
 
     /// `POST /v1/employees`: a local account and its first password.
-    struct NewEmployeeBody: Decodable {
+    struct NewEmployeeBody: JSONObjectBody {
+        static let fields = ["username", "name", "surname", "email", "password", "isAdmin"]
+        static let what = "a field of a new employee"
+
         let employee: NewEmployee
         let password: String
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["username", "name", "surname", "email", "password", "isAdmin"], what: "a field of a new employee")
             employee = NewEmployee(
                 username: try container.required(String.self, "username"), name: try container.required(String.self, "name"),
                 surname: try container.required(String.self, "surname"), email: try container.required(String.self, "email"),
@@ -59,13 +67,14 @@ struct EmployeesController {
     }
 
     /// `PATCH /v1/employees/{id}`: absent keys are kept, `null` clears the position or the phone.
-    struct EmployeePatchBody: Decodable {
+    struct EmployeePatchBody: JSONObjectBody {
+        static let fields = EmployeeChange.profileFields.map(\.rawValue) + ["isActive", "isAdmin"]
+        static let what = "an employee field an admin can change"
+
         var change = EmployeeChange()
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(
-                EmployeeChange.profileFields.map(\.rawValue) + ["isActive", "isAdmin"], what: "an employee field an admin can change")
             change.profile.name = try container.change(String.self, "name")
             change.profile.surname = try container.change(String.self, "surname")
             change.profile.email = try container.change(String.self, "email")

@@ -8,23 +8,27 @@ struct HolidayCalendarsController {
     let services: Services
 
     /// POST and PATCH: `{name}`.
-    struct NameBody: Decodable {
+    struct NameBody: JSONObjectBody {
+        static let fields = ["name"]
+        static let what = "a holiday calendar field"
+
         var name: String
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["name"], what: "a holiday calendar field")
             name = try container.required(String.self, "name")
         }
     }
 
     /// PUT /employees/{id}/holiday-calendar: `{calendarId}`.
-    struct AssignmentBody: Decodable {
+    struct AssignmentBody: JSONObjectBody {
+        static let fields = ["calendarId"]
+        static let what = "a holiday calendar assignment field"
+
         var calendarID: Int64
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["calendarId"], what: "a holiday calendar assignment field")
             calendarID = try container.required(Int64.self, "calendarId")
         }
     }

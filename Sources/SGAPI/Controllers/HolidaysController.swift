@@ -7,18 +7,22 @@ struct HolidaysController {
     let services: Services
 
     /// Approve, revert and cancel take an optional note; reject takes the reason (`Rejection` in the spec).
-    struct NoteBody: Decodable {
+    struct NoteBody: JSONObjectBody {
+        static let fields = ["note"]
+
         let note: String?
     }
 
-    struct RejectionBody: Decodable {
+    struct RejectionBody: JSONObjectBody {
+        static let fields = ["reason"]
+
         let reason: String
     }
 
     /// The request after a move, with its new version.
     static func answer(_ moved: DecidableRequest, viewer: Actor) -> Answer {
         Answer(
-            written: DTO.Request(moved, employee: nil, viewer: viewer, today: moved.today),
+            written: DTO.Request(moved, employee: moved.employee, viewer: viewer, today: moved.today),
             headers: [.eTag: EntityTags.quoted(EntityTags.request(moved.request.id, version: moved.version))])
     }
 
@@ -33,7 +37,11 @@ struct HolidaysController {
             var filter = RequestFilter()
             if let text = request.uri.queryParameters.get("status") { filter.status = try HolidayStatus.parse(text, field: "status") }
             filter.year = try request.integerQuery("year", in: HolidayService.supportedYears)
+            if let text = request.uri.queryParameters.get("employee"), Int64(text) == nil {
+                throw SGError.invalid(field: "employee", message: "'\(text)' is not an employee id; to name an employee by username, send username=\(text)")
+            }
             filter.employeeID = try request.integerQuery("employee", in: 1...Int(Int64.max)).map(Int64.init)
+            filter.username = try request.textQuery("username", maximumLength: 255)
             filter.teamID = try request.integerQuery("team", in: 1...Int(Int64.max)).map(Int64.init)
             filter.leaveTypeID = try request.integerQuery("leaveType", in: 1...Int(Int64.max)).map(Int64.init)
             filter.afterID = try request.integerQuery("after", in: 0...Int(Int64.max)).map(Int64.init)

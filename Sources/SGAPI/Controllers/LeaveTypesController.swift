@@ -7,13 +7,14 @@ struct LeaveTypesController {
     let services: Services
 
     /// POST creates a type (`name` required); PATCH changes the fields it names. `yearlyCap` null removes the cap.
-    struct Body: Decodable {
+    struct Body: JSONObjectBody {
+        static let fields = ["name", "drawsOnAllowance", "needsApproval", "private", "yearlyCap", "retired"]
+        static let what = "a leave type field"
+
         var change = LeaveTypeChange()
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(
-                ["name", "drawsOnAllowance", "needsApproval", "private", "yearlyCap", "retired"], what: "a leave type field")
             change.name = try container.optional(String.self, "name")
             change.drawsOnAllowance = try container.optional(Bool.self, "drawsOnAllowance")
             change.needsApproval = try container.optional(Bool.self, "needsApproval")

@@ -6,7 +6,10 @@ import SGCore
 struct MyHolidaysController {
     let services: Services
 
-    struct NewHolidayBody: Decodable {
+    struct NewHolidayBody: JSONObjectBody {
+        static let fields = ["startDate", "endDate", "comment", "leaveTypeId", "startHalf", "endHalf"]
+        static let what = "a field of a request"
+
         let startDate: String
         let endDate: String
         let comment: String?

@@ -6,7 +6,10 @@ import SGCore
 struct NoticesController {
     let services: Services
 
-    struct NewBody: Decodable {
+    struct NewBody: JSONObjectBody {
+        static let fields = CodingKeys.allCases.map(\.rawValue)
+        static let what = "a notice field"
+
         let title: String
         let body: String
         let pinned: Bool?
@@ -15,7 +18,6 @@ struct NoticesController {
         enum CodingKeys: String, CodingKey, CaseIterable { case title, body, pinned, expiresOn }
 
         init(from decoder: any Decoder) throws {
-            try decoder.container(keyedBy: AnyKey.self).onlyKeys(CodingKeys.allCases.map(\.rawValue), what: "a notice field")
             let container = try decoder.container(keyedBy: CodingKeys.self)
             title = try container.decode(String.self, forKey: .title)
             body = try container.decode(String.self, forKey: .body)
@@ -24,12 +26,14 @@ struct NoticesController {
         }
     }
 
-    struct PatchBody: Decodable {
+    struct PatchBody: JSONObjectBody {
+        static let fields = ["title", "body", "pinned", "expiresOn"]
+        static let what = "a notice field"
+
         var patch = NoticePatch()
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["title", "body", "pinned", "expiresOn"], what: "a notice field")
             for name in ["title", "body", "pinned"] where container.contains(AnyKey(name)) {
                 if try container.decodeNil(forKey: AnyKey(name)) { throw SGError.invalid(field: name, message: "cannot be null") }
             }

@@ -8,7 +8,7 @@ struct OutboxController {
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         /// Messages by id, newest last, a page at a time, with how many there are in each status.
-        group.get("/outbox") { request, context in
+        group.get("/outbox/messages") { request, context in
             _ = try context.requireAdmin()
             let status = try request.uri.queryParameters.get("status").map { text in
                 guard let status = OutboxStatus(rawValue: text) else {
@@ -28,14 +28,14 @@ struct OutboxController {
                 counts: Dictionary(uniqueKeysWithValues: OutboxStatus.allCases.map { ($0.rawValue, counts[$0] ?? 0) })))
         }
 
-        group.get("/outbox/:id") { _, context in
+        group.get("/outbox/messages/:id") { _, context in
             _ = try context.requireAdmin()
             let message = try await services.core.delivery.message(id: try context.parameters.id("id", what: "Outbox message"))
             return try JSON.response(DTO.OutboxMessageBody(message))
         }
 
         /// A dead message back to pending, due now, with a new day of tries.
-        group.post("/outbox/:id/retry") { _, context in
+        group.post("/outbox/messages/:id/retry") { _, context in
             _ = try context.requireAdmin()
             let message = try await services.core.delivery.retry(id: try context.parameters.id("id", what: "Outbox message"))
             return try JSON.response(DTO.OutboxMessageBody(message))

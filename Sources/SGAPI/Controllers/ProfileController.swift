@@ -9,12 +9,14 @@ struct ProfileController {
     var owned: Set<ProfileField> { services.sessions.directory.ownedFields }
 
     /// PATCH /v1/me: absent keys are kept, `null` clears an optional field.
-    struct PatchBody: Decodable {
+    struct PatchBody: JSONObjectBody {
+        static let fields = ProfileField.employeeEditable.map(\.rawValue)
+        static let what = "a profile field an employee can change"
+
         var patch = ProfilePatch()
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(ProfileField.employeeEditable.map(\.rawValue), what: "a profile field an employee can change")
             patch.name = try container.change(String.self, "name")
             patch.surname = try container.change(String.self, "surname")
             patch.position = try container.change(String.self, "position")
@@ -26,7 +28,9 @@ struct ProfileController {
         }
     }
 
-    struct PasswordBody: Decodable {
+    struct PasswordBody: JSONObjectBody {
+        static let fields = ["currentPassword", "newPassword"]
+
         let currentPassword: String
         let newPassword: String
     }

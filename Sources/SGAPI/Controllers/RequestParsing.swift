@@ -32,13 +32,6 @@ extension KeyedDecodingContainer where Key == AnyKey {
         guard contains(key) else { return .keep }
         return try decodeNil(forKey: key) ? .clear : .set(decode(T.self, forKey: key))
     }
-
-    /// Refuses keys the body does not know, naming the first one and the keys it takes.
-    func onlyKeys(_ known: [String], what: String) throws {
-        if let unknown = allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
-            throw SGError.invalid(field: unknown, message: "is not \(what); send any of \(known.joined(separator: ", "))")
-        }
-    }
 }
 
 extension Request {

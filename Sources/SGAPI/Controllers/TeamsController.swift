@@ -7,26 +7,30 @@ struct TeamsController {
     let services: Services
 
     /// POST needs `name`; PATCH changes what it names.
-    struct TeamBody: Decodable {
+    struct TeamBody: JSONObjectBody {
+        static let fields = ["name", "twoStage"]
+        static let what = "a team field"
+
         let name: String?
         let twoStage: Bool?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["name", "twoStage"], what: "a team field")
             name = try container.optional(String.self, "name")
             twoStage = try container.optional(Bool.self, "twoStage")
         }
     }
 
-    struct DelegationBody: Decodable {
+    struct DelegationBody: JSONObjectBody {
+        static let fields = ["to", "from", "until"]
+        static let what = "a delegation field"
+
         let to: Int64
         let from: CalendarDate
         let until: CalendarDate
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
-            try container.onlyKeys(["to", "from", "until"], what: "a delegation field")
             to = try container.required(Int64.self, "to")
             from = try CalendarDate.parse(try container.required(String.self, "from"), field: "from")
             until = try CalendarDate.parse(try container.required(String.self, "until"), field: "until")

@@ -6,7 +6,10 @@ import SGCore
 struct WebhooksController {
     let services: Services
 
-    struct NewWebhook: Decodable {
+    struct NewWebhook: JSONObjectBody {
+        static let fields = ["url", "events", "format", "allowInsecure", "privateDetails"]
+        static let what = "a webhook field"
+
         let url: String
         let events: [DeliveryEvent]
         let format: WebhookFormat?

@@ -64,6 +64,11 @@ public struct DeviceService: Sendable {
             guard channels.push else {
                 throw SGError.conflict("Notifications are off for this account: turn them on (PUT /v1/me/settings) before registering a device.")
             }
+            // A browser's subscription names this server's VAPID key: without Web Push it can never receive anything.
+            // A phone's token stays good for when APNs or FCM is set up.
+            if platform == .web, try tx.deliveryConfiguration().vapidPublicKey.isEmpty {
+                throw SGError.conflict("This server sends no Web Push, so a browser cannot be registered for notifications.")
+            }
             let owner = try tx.deviceOwner(token: token)
             let device = try tx.saveDevice(token: token, employeeID: employeeID, platform: platform, subscription: subscription, at: now)
             // Reinstalls leave tokens behind that no one removes: the oldest go, so the devices stay few.

@@ -7,6 +7,8 @@ public protocol DeviceReading {
     func devices(employeeID: Int64) throws -> [Device]
     /// Who registered the token last, if anyone.
     func deviceOwner(token: String) throws -> Int64?
+    /// How the servers deliver: whether Web Push is on.
+    func deliveryConfiguration() throws -> DeliveryConfiguration
 }
 
 public protocol DeviceWriting: DeviceReading {

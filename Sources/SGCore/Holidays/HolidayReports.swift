@@ -4,6 +4,8 @@ public struct RequestFilter: Sendable, Hashable {
     public var status: HolidayStatus?
     public var year: Int?
     public var employeeID: Int64?
+    /// Only the requests of the employee with this username (active or not).
+    public var username: String?
     /// Only these employees' requests (an approver's teams, a team).
     public var employeeIDs: [Int64]?
     /// Only the requests of this team's members.
@@ -113,7 +115,7 @@ extension HolidayService {
         return try await store.read { tx in
             let company = try tx.company()
             let today = Self.today(now, company)
-            let page = try tx.requestPage(try Self.visible(tx, filter, by: actor, today: today))
+            let page = try tx.requestPage(try Self.visible(tx, try Self.resolved(tx, filter), by: actor, today: today))
             return (
                 RequestPage(items: try Self.withApproval(tx, page.items, today: today), total: page.total, nextAfterID: page.nextAfterID),
                 today, company.timeZone)
@@ -130,8 +132,19 @@ extension HolidayService {
         let all = filter
         let now = clock.now()
         return try await store.read { tx in
-            try tx.requestPage(try Self.visible(tx, all, by: actor, today: try tx.today(at: now))).items
+            try tx.requestPage(try Self.visible(tx, try Self.resolved(tx, all), by: actor, today: try tx.today(at: now))).items
         }
+    }
+
+    /// `filter` with its username as an id. A username nobody has lists nothing, as an id nobody has does (ids start
+    /// at 1), so that neither tells an approver who exists outside their teams.
+    private static func resolved(_ tx: any HolidayReading, _ filter: RequestFilter) throws -> RequestFilter {
+        guard let username = filter.username else { return filter }
+        var filter = filter
+        filter.username = nil
+        let id = try tx.employee(username: username)?.id ?? 0
+        if let asked = filter.employeeID, asked != id { filter.employeeID = 0 } else { filter.employeeID = id }
+        return filter
     }
 
     /// `filter` narrowed to what `actor` may list; "forbidden" for someone who decides for nobody.

@@ -6,6 +6,8 @@ import SGSQLite
 struct SQLDevices: DeviceWriting {
     let connection: SQLConnection
 
+    func deliveryConfiguration() throws -> DeliveryConfiguration { try SQLOutbox(connection: connection).deliveryConfiguration() }
+
     static let deviceColumns = "token, platform, created_at, updated_at, endpoint, p256dh, auth"
     static let deviceColumnCount: Int32 = 7
 
