@@ -4,15 +4,19 @@
 # Debian's chromium, axe-core) against it. A failed test keeps its trace and screenshots under .build/web-check/.
 # Ends with one line "N passed, M failed" (one check per test, and one for the server's health).
 #
-# Environment: SGSERVER (default .build/debug/sgserver), SGADMIN (default: sgadmin beside it), WEB_ROOT (serve the
-# web app from that folder, --web-root, instead of the copy the binary embeds), WEB_SCREENSHOTS=1 (write the
-# README's screenshots to docs/images/), CHROMIUM (default /usr/bin/chromium), WEB_CHECK_ARGS (more pytest
-# arguments, e.g. "-k keyboard").
+# A second server holds a synthetic company of 10,000 employees (sgbench seed, one of its admins given a password
+# with sgadmin), for the test that the admin screens page through long lists instead of loading them.
+#
+# Environment: SGSERVER (default .build/debug/sgserver), SGADMIN (default: sgadmin beside it), SGBENCH (default:
+# sgbench beside it; without it the 10,000-employee test is skipped), WEB_ROOT (serve the web app from that folder,
+# --web-root, instead of the copy the binary embeds), WEB_SCREENSHOTS=1 (write the README's screenshots to
+# docs/images/), CHROMIUM (default /usr/bin/chromium), WEB_CHECK_ARGS (more pytest arguments, e.g. "-k keyboard").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 sgserver=${SGSERVER:-.build/debug/sgserver}
 sgadmin=${SGADMIN:-$(dirname "$sgserver")/sgadmin}
+sgbench=${SGBENCH:-$(dirname "$sgserver")/sgbench}
 chromium=${CHROMIUM:-/usr/bin/chromium}
 venv=.venv
 artifacts=.build/web-check
@@ -32,14 +36,28 @@ fi
 
 work=$(mktemp -d)
 server_pid=
+big_pid=
 stop_server() {
     if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
+    if [ -n "$big_pid" ]; then kill "$big_pid" 2>/dev/null; wait "$big_pid" 2>/dev/null; fi
     rm -rf "$work"
+}
+free_port() {
+    "$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+# Waits (bounded) until the server at $1 with process $2 answers its health check.
+wait_healthy() {
+    for _ in $(seq 1 100); do
+        curl -fsS --max-time 2 "$1/v1/health" >/dev/null 2>&1 && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.2
+    done
+    curl -fsS --max-time 2 "$1/v1/health" >/dev/null 2>&1
 }
 trap stop_server EXIT
 
 [ -x "$sgserver" ] || { fail "$sgserver is not built (swift build --product sgserver)"; finish; }
-port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 base="http://127.0.0.1:$port"
 server_args=(--host 127.0.0.1 --port "$port" --database "$work/demo.sqlite" --seed-demo --log-level error --writes-per-minute 1000000)
 [ -n "${WEB_ROOT:-}" ] && server_args+=(--web-root "$WEB_ROOT")
@@ -53,22 +71,47 @@ fi
 echo "== sgserver on $base (database $work/demo.sqlite, demo company${WEB_ROOT:+, web app from $WEB_ROOT})"
 env "${server_env[@]}" "$sgserver" "${server_args[@]}" >"$work/server.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 1 100); do
-    curl -fsS --max-time 2 "$base/v1/health" >/dev/null 2>&1 && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.2
-done
-if ! curl -fsS --max-time 2 "$base/v1/health" >/dev/null 2>&1; then
+if ! wait_healthy "$base" "$server_pid"; then
     cat "$work/server.log"
     fail "sgserver did not start"
     finish
+fi
+
+# The synthetic company: 10,000 employees, one of whose admins logs in with a password of this run.
+big_base=
+big_admin=
+big_password=
+if [ -x "$sgbench" ] && [ -x "$sgadmin" ]; then
+    big_password=$("$venv/bin/python" -c 'import secrets; print("big-" + secrets.token_urlsafe(12))')
+    if "$sgbench" seed --database "$work/big.sqlite" --tokens "$work/big-tokens.tsv" --employees 10000 --requests 2000 --years 1 \
+            >"$work/big-seed.log" 2>&1 \
+        && big_admin=$(awk -F'\t' '$3 == 1 { print $2; exit }' "$work/big-tokens.tsv") && [ -n "$big_admin" ] \
+        && printf '%s\n' "$big_password" | "$sgadmin" user password "$big_admin" --password-stdin --database "$work/big.sqlite" >>"$work/big-seed.log" 2>&1; then
+        big_port=$(free_port)
+        big_args=(--host 127.0.0.1 --port "$big_port" --database "$work/big.sqlite" --log-level error --writes-per-minute 1000000)
+        [ -n "${WEB_ROOT:-}" ] && big_args+=(--web-root "$WEB_ROOT")
+        "$sgserver" "${big_args[@]}" >"$work/big-server.log" 2>&1 &
+        big_pid=$!
+        if wait_healthy "http://127.0.0.1:$big_port" "$big_pid"; then
+            big_base="http://127.0.0.1:$big_port"
+            echo "== a second sgserver on $big_base (10,000 employees, sgbench seed; $big_admin logs in)"
+        else
+            cat "$work/big-server.log"
+            fail "the second sgserver (10,000 employees) did not start"
+        fi
+    else
+        cat "$work/big-seed.log"
+        fail "seeding 10,000 employees with $sgbench"
+    fi
+else
+    echo "note: no $sgbench (or $sgadmin) to seed 10,000 employees: that test is skipped"
 fi
 
 rm -rf "$artifacts"
 mkdir -p "$artifacts"
 echo "== pytest clients/web/tests (chromium $("$chromium" --version 2>/dev/null | grep -oE '[0-9.]+' | head -1))"
 # shellcheck disable=SC2086 # WEB_CHECK_ARGS is a list of arguments
-SG_WEB_BASE_URL=$base SGSERVER=$sgserver SG_WEB_ROOT=${WEB_ROOT:-} SG_WEB_ARTIFACTS=$artifacts CHROMIUM=$chromium \
+SG_WEB_BASE_URL=$base SG_WEB_BIG_URL=$big_base SG_WEB_BIG_ADMIN=$big_admin SG_WEB_BIG_PASSWORD=$big_password SGSERVER=$sgserver SG_WEB_ROOT=${WEB_ROOT:-} SG_WEB_ARTIFACTS=$artifacts CHROMIUM=$chromium \
     SG_WEB_SCREENSHOTS=$([ "${WEB_SCREENSHOTS:-}" = 1 ] && echo docs/images) \
     PYTHONDONTWRITEBYTECODE=1 timeout 900 "$venv/bin/pytest" clients/web/tests -q -rfEs -p no:cacheprovider \
     --junitxml="$artifacts/junit.xml" ${WEB_CHECK_ARGS:-}
@@ -101,5 +144,14 @@ elif grep -q "Unhandled error" "$work/server.log"; then
     fail "sgserver logged unhandled errors"
 else
     pass "sgserver stayed up without unhandled errors"
+fi
+if [ -n "$big_pid" ]; then
+    if ! kill -0 "$big_pid" 2>/dev/null; then
+        cat "$work/big-server.log"
+        fail "the second sgserver (10,000 employees) died during the run"
+    elif grep -q "Unhandled error" "$work/big-server.log"; then
+        grep "Unhandled error" "$work/big-server.log" | head -20
+        fail "the second sgserver (10,000 employees) logged unhandled errors"
+    fi
 fi
 finish

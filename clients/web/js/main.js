@@ -1,6 +1,7 @@
 // The web app's entry point: restores the session through the refresh cookie (a 200 means still logged in),
-// picks the language, registers the service worker, and shows the screen the address names. Each screen
-// lives in one module under screens/.
+// picks the language, learns the employee's roles, registers the service worker, and shows the screen the
+// address names. Each screen lives in one module under screens/; the approvers' and admins' screens are loaded
+// only when opened, so an employee's first screen carries none of them.
 import { h, append } from "./dom.js";
 import { t, setLanguage, browserLanguage, onLanguageChange } from "./i18n.js";
 import { refresh, get, logout, onSessionEnded, onStatus, isLoggedIn, currentEmployee, mayHaveSession } from "./api.js";
@@ -34,6 +35,24 @@ route("/people/:id", person);
 route("/company", company);
 route("/profile", profile);
 route("/settings", settings);
+route("/requests", lazy(() => import("./screens/requests.js"), "approver"));
+route("/requests/calendar", lazy(() => import("./screens/team-calendar.js"), "approver"));
+route("/requests/delegation", lazy(() => import("./screens/delegation.js"), "approver"));
+route("/requests/:id", lazy(() => import("./screens/decision.js"), "approver"));
+route("/admin", lazy(() => import("./screens/admin.js"), "admin"));
+route("/admin/employees", lazy(() => import("./screens/admin-employees.js"), "admin"));
+route("/admin/employees/new", lazy(() => import("./screens/admin-employee-new.js"), "admin"));
+route("/admin/employees/:id", lazy(() => import("./screens/admin-employee.js"), "admin"));
+route("/admin/teams", lazy(() => import("./screens/admin-teams.js"), "admin"));
+route("/admin/teams/:id", lazy(() => import("./screens/admin-team.js"), "admin"));
+route("/admin/leave-types", lazy(() => import("./screens/admin-leave-types.js"), "admin"));
+route("/admin/company", lazy(() => import("./screens/admin-company.js"), "admin"));
+route("/admin/public-holidays", lazy(() => import("./screens/admin-public-holidays.js"), "admin"));
+route("/admin/notices", lazy(() => import("./screens/admin-notices.js"), "admin"));
+route("/admin/webhooks", lazy(() => import("./screens/admin-webhooks.js"), "admin"));
+route("/admin/outbox", lazy(() => import("./screens/admin-outbox.js"), "admin"));
+route("/admin/outbox/:id", lazy(() => import("./screens/admin-message.js"), "admin"));
+route("/admin/exports", lazy(() => import("./screens/admin-exports.js"), "admin"));
 route("/forgot-password", forgotPassword);
 route("/reset-password", resetPassword);
 fallback({
@@ -42,7 +61,25 @@ fallback({
   },
 });
 
+/**
+ * A screen loaded when first opened, shown only to a role that may use it (`approver` or `admin`). Hiding it is
+ * not the permission: the server refuses the calls of anyone else, and a screen says so when it does.
+ */
+function lazy(load, role) {
+  return {
+    async render(view, params, query, context) {
+      if (!context.roles[role]) {
+        append(view, heading(t("staff.notYoursTitle")), h("p", {}, t(`staff.notYours.${role}`)), h("p", {}, h("a", { href: "/" }, t("notFound.home"))));
+        return;
+      }
+      const screen = (await load()).default;
+      await screen.render(view, params, query, context);
+    },
+  };
+}
+
 let me = null;
+let roles = {};
 let offlineMode = false;
 let rendering = 0;
 
@@ -54,6 +91,7 @@ async function doLogout() {
   }
   await logout();
   me = null;
+  roles = {};
   history.replaceState(null, "", "/");
   show({ focus: true });
 }
@@ -62,7 +100,7 @@ let booted = false;
 
 /** Builds the frame: with the navigation and "Log out" while logged in (or offline with a kept copy). */
 function frame(loggedIn = isLoggedIn() || offlineMode) {
-  renderShell(loggedIn ? me || currentEmployee() : null, { onLogout: doLogout, loggedIn });
+  renderShell(loggedIn ? me || currentEmployee() : null, { onLogout: doLogout, loggedIn, roles: offlineMode ? {} : roles });
   document.getElementById("app").dataset.frame = loggedIn ? "in" : "out";
 }
 
@@ -70,6 +108,10 @@ function frame(loggedIn = isLoggedIn() || offlineMode) {
 const context = {
   get me() {
     return me;
+  },
+  /** What the employee's role lets them open: {approver, admin} (an admin decides requests too). */
+  get roles() {
+    return offlineMode ? {} : roles;
   },
   setMe(profile) {
     me = profile;
@@ -85,7 +127,26 @@ const context = {
 async function loadProfile() {
   const { data } = await get("/v1/me");
   me = data;
+  roles = await rolesOf(data);
   setLanguage(data.language);
+  // Back online from a kept copy: the frame gains the sections of the roles just learnt.
+  if (document.getElementById("app").dataset.frame === "in") frame(true);
+}
+
+/**
+ * The employee's roles. The profile says who is an admin; whether someone decides requests (a team's approver,
+ * or a substitute while a delegation runs) only the queue itself tells: 403 for anyone who decides nobody's.
+ */
+async function rolesOf(profile) {
+  if (profile.isAdmin) return { admin: true, approver: true };
+  try {
+    await get("/v1/holidays?status=pending&limit=1", { retryNetwork: false });
+    return { admin: false, approver: true };
+  } catch (error) {
+    // 403: nobody's requests; any other failure leaves the section out until the next load.
+    if (error.status === 401) throw error;
+    return { admin: false, approver: false };
+  }
 }
 
 /** Shows the screen of the current address; only the latest of several quick moves is shown. */
@@ -126,6 +187,7 @@ async function show({ focus }) {
 onStatus(showStatus);
 onSessionEnded(() => {
   me = null;
+  roles = {};
   show({ focus: true }).then(() => {
     const note = main.querySelector(".session-ended");
     if (note) note.hidden = false;

@@ -1,6 +1,7 @@
 // The frame around every screen: the header (the app's name, the employee, "Log out"), the navigation
-// landmark with the six main screens, the connection banner, the main landmark, and a live region that
-// announces what just happened ("Request sent"). Rebuilt whole when the language changes.
+// landmark with the six main screens (and "Requests" for those who decide requests, "Admin" for admins), the
+// connection banner, the main landmark, and a live region that announces what just happened ("Request sent").
+// Rebuilt whole when the language changes.
 import { h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -18,11 +19,18 @@ export const sections = [
   ["settings", "/settings"],
 ];
 
+/** The sections shown by role: the server still decides every call made from them. */
+export const staffSections = [
+  ["requests", "/requests", "approver"],
+  ["admin", "/admin", "admin"],
+];
+
 /**
  * Builds the frame: with the navigation and "Log out" when `loggedIn` (also offline, from a kept copy); `who`
- * is the employee, when known, for the link to their profile.
+ * is the employee, when known, for the link to their profile; `roles` ({approver, admin}) adds their sections.
  */
-export function renderShell(who, { onLogout, loggedIn = Boolean(who) } = {}) {
+export function renderShell(who, { onLogout, loggedIn = Boolean(who), roles = {} } = {}) {
+  const shown = [...sections, ...staffSections.filter(([, , role]) => roles[role])];
   const header = h("header", { class: "top" },
     h("a", { class: "skip", href: "#main", onclick: (event) => { event.preventDefault(); main.querySelector("h1")?.focus(); } }, t("shell.skip")),
     h("div", { class: "top-row" },
@@ -31,7 +39,7 @@ export function renderShell(who, { onLogout, loggedIn = Boolean(who) } = {}) {
         who ? h("a", { class: "profile-link", href: "/profile" }, `${who.name} ${who.surname}`) : null,
         h("button", { type: "button", class: "button secondary logout", onclick: onLogout }, t("shell.logout"))) : null));
   const nav = loggedIn ? h("nav", { class: "sections", "aria-label": t("shell.nav") },
-    h("ul", {}, sections.map(([key, href]) => h("li", {}, h("a", { href, dataset: { section: key } }, t(`nav.${key}`)))))) : null;
+    h("ul", {}, shown.map(([key, href]) => h("li", {}, h("a", { href, dataset: { section: key } }, t(`nav.${key}`)))))) : null;
   // The main landmark stays in place (and what has the focus in it keeps it): only the frame is replaced.
   if (main.parentNode !== app) replace(app, header, nav, banner, main, announcer);
   else {

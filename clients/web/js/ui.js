@@ -2,7 +2,7 @@
 // balances, photos, loading and error views. Every control gets a visible label and an accessible name;
 // a field's error is tied to it with aria-describedby and aria-invalid.
 import { h, uid, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, has } from "./i18n.js";
 import { formatDate, formatDateRange, formatDays, formatInstant, localToday } from "./format.js";
 import { problemMessage } from "./problems.js";
 import { get } from "./api.js";
@@ -91,9 +91,22 @@ export function button(label, onclick, { kind = "secondary", type = "button", ..
   return h("button", { type, class: `button ${kind}`, onclick, ...attributes }, label);
 }
 
+/**
+ * The word for `value` of an open enum of the API (`prefix`.`value` in the language files), or the value itself
+ * when it is one this app does not know yet (a later server may add some).
+ */
+export function term(prefix, value) {
+  const key = `${prefix}.${value}`;
+  return has(key) ? t(key) : String(value);
+}
+
 /** A request's status as a word: Pending, Approved by manager, Approved, Rejected, Cancelled. */
+export function statusName(status) {
+  return term("status", status);
+}
+
 export function statusBadge(status) {
-  return h("span", { class: `status status-${status}` }, t(`status.${status}`));
+  return h("span", { class: `status status-${String(status).replace(/[^a-z-]/g, "")}` }, statusName(status));
 }
 
 export function leaveTypeName(name) {
@@ -105,7 +118,7 @@ export function leaveTypeName(name) {
 /** A request's days: the dates, and the halves when it starts at noon or ends at noon. */
 export function requestDates(request) {
   const parts = [formatDateRange(request.startDate, request.endDate)];
-  if (request.startDate === request.endDate && request.startHalf === request.endHalf) parts.push(t(`half.only.${request.startHalf}`));
+  if (request.startDate === request.endDate && request.startHalf === request.endHalf) parts.push(term("half.only", request.startHalf));
   else {
     if (request.startHalf === "afternoon") parts.push(t("half.startsAfternoon"));
     if (request.endHalf === "morning") parts.push(t("half.endsMorning"));

@@ -22,6 +22,11 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 BASE_URL = os.environ.get("SG_WEB_BASE_URL", "http://127.0.0.1:8080")
+# A second server with a synthetic company of 10,000 employees (sgbench seed), when web-check.sh started one, and
+# the login of one of its admins.
+BIG_URL = os.environ.get("SG_WEB_BIG_URL", "")
+BIG_ADMIN = os.environ.get("SG_WEB_BIG_ADMIN", "")
+BIG_PASSWORD = os.environ.get("SG_WEB_BIG_PASSWORD", "")
 ARTIFACTS = Path(os.environ.get("SG_WEB_ARTIFACTS", ".build/web-check"))
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PASSWORD = "{}-demo-2026"
@@ -53,8 +58,8 @@ class Api:
             text = error.read().decode()
             return error.code, json.loads(text) if text else None
 
-    def login(self, username):
-        status, body = self.call("POST", "/v1/auth/login", body={"username": username, "password": PASSWORD.format(username)})
+    def login(self, username, password=None):
+        status, body = self.call("POST", "/v1/auth/login", body={"username": username, "password": password or PASSWORD.format(username)})
         assert status == 200, body
         return body["token"]
 
@@ -81,6 +86,25 @@ def free_week(api, token, weeks_ahead):
         if not turn and not any(d.isoformat() in holidays for d in days):
             return days
         monday += datetime.timedelta(days=7)
+
+
+def employee_id(api, token, username):
+    """The id of the employee with that username (the directory's search finds them)."""
+    found = [e for e in api.get(f"/v1/employees?q={username}&limit=50", token)["items"] if e["username"] == username]
+    assert found, username
+    return found[0]["id"]
+
+
+def new_request(api, username, weeks_ahead, days=2, comment=None):
+    """A pending request of `username` for the first `days` working days of a free week, made through the API."""
+    token = api.login(username)
+    week = free_week(api, token, weeks_ahead)
+    body = {"startDate": week[0].isoformat(), "endDate": week[days - 1].isoformat()}
+    if comment:
+        body["comment"] = comment
+    status, created = api.call("POST", "/v1/me/holidays", token, body)
+    assert status == 201, created
+    return created
 
 
 @pytest.fixture(scope="session")

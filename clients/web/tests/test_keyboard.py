@@ -4,7 +4,7 @@ step the element with the focus shows it (a visible outline)."""
 from playwright.sync_api import expect
 
 from conftest import free_week
-from pages import HolidaysPage, HomePage, LoginPage, RequestDetailPage, RequestFormPage
+from pages import DecisionPage, HolidaysPage, HomePage, LoginPage, QueuePage, RequestDetailPage, RequestFormPage
 
 FOCUSED = """() => {
   const e = document.activeElement;
@@ -100,4 +100,47 @@ def test_a_request_by_keyboard_alone(page, api):
     page.keyboard.press("Enter")
     expect(detail.status).to_have_text("Cancelled")
     expect(detail.heading).to_be_focused()
+    assert keys.steps < 120
+
+
+def test_a_decision_by_keyboard_alone(page, api):
+    """An approver by keyboard alone: log in, open Requests, open a request from the queue, ask to reject it (the
+    reason field takes the focus), give the reason and send it; the decision screen shows the rejection."""
+    token = api.login("hiro")
+    week = free_week(api, token, weeks_ahead=22)
+    status, request = api.call("POST", "/v1/me/holidays", token, {"startDate": week[0].isoformat(), "endDate": week[1].isoformat()})
+    assert status == 201, request
+    keys = Keyboard(page)
+    LoginPage(page).open()
+    keys.tab_to("Username", tag="input")
+    page.keyboard.type("eva")
+    keys.tab_to("Password", tag="input")
+    page.keyboard.type("eva-demo-2026")
+    page.keyboard.press("Enter")
+    expect(HomePage(page).wait().heading).to_be_focused()
+
+    keys.tab_to("Requests", backwards=True, tag="a")
+    page.keyboard.press("Enter")
+    queue = QueuePage(page).wait()
+    expect(queue.heading).to_be_focused()
+    keys.tab_to(f"Hiro Tanaka: {week[0].strftime('%b')} {week[0].day}", tag="a")
+    page.keyboard.press("Enter")
+    decision = DecisionPage(page).wait()
+    expect(decision.heading).to_be_focused()
+    expect(decision.status).to_have_text("Pending")
+
+    keys.tab_to("Reject", tag="button")
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Reason")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(decision.button("Reject")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.get_by_label("Reason")).to_be_focused()
+    page.keyboard.type("The release is that week")
+    keys.tab_to("Send the rejection", tag="button")
+    page.keyboard.press("Enter")
+    expect(decision.status).to_have_text("Rejected")
+    expect(decision.heading).to_be_focused()
+    expect(decision.history).to_contain_text("The release is that week")
+    assert api.get(f"/v1/holidays/{request['id']}", token)["status"] == "rejected"
     assert keys.steps < 120

@@ -2,8 +2,8 @@
 navigation links and buttons are touch targets of at least 44 × 44 px."""
 from playwright.sync_api import expect
 
-from conftest import save_screenshot
-from pages import HolidaysPage, LoginPage
+from conftest import employee_id, new_request, save_screenshot
+from pages import AppPage, HolidaysPage, LoginPage
 
 PHONE = {"width": 360, "height": 740}
 
@@ -56,3 +56,32 @@ def test_the_main_screen_and_the_request_form_on_a_phone(new_context):
     expect(page.get_by_role("heading", level=1)).to_have_text("Solicitar vacaciones")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert small_targets(page, "button") == []
+
+
+def test_the_approvers_and_admins_screens_on_a_phone(new_context, api):
+    """Every screen of Requests and Admin fits 360 px (the month's grid scrolls inside its own region) with touch
+    targets of 44 px."""
+    request = new_request(api, "carmen", weeks_ahead=26)
+    token = api.login("admin")
+    bob = employee_id(api, token, "bob")
+    team = api.get("/v1/teams", token)[0]["id"]
+    context = new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1)
+    page = context.new_page()
+    LoginPage(page).open().log_in("admin")
+    too_wide, too_small = {}, {}
+    for path in ["/requests", f"/requests/{request['id']}", "/requests/calendar", "/requests/delegation", "/admin",
+                 "/admin/employees", "/admin/employees/new", f"/admin/employees/{bob}", "/admin/teams", f"/admin/teams/{team}",
+                 "/admin/leave-types", "/admin/company", "/admin/public-holidays", "/admin/notices", "/admin/webhooks",
+                 "/admin/outbox", "/admin/exports"]:
+        AppPage(page).open(path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 360:
+            too_wide[path] = width
+        small = small_targets(page, "button, nav.sections a, nav.subnav a, .actions a")
+        if small:
+            too_small[path] = small
+    assert too_wide == {}, too_wide
+    assert too_small == {}, too_small
+    AppPage(page).open("/requests/calendar")
+    grid = page.locator(".table-scroll")
+    assert grid.evaluate("e => e.scrollWidth > e.clientWidth"), "the month's grid scrolls inside its region"

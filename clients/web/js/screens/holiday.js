@@ -8,7 +8,7 @@ import { formatDays, formatInstant, formatList } from "../format.js";
 import { refreshScreen } from "../router.js";
 import { announce } from "../shell.js";
 import { problemMessage } from "../problems.js";
-import { heading, section, statusBadge, requestDates, leaveTypeName, fullName, button } from "../ui.js";
+import { heading, section, statusBadge, requestDates, leaveTypeName, fullName, button, statusName } from "../ui.js";
 
 export default {
   async render(view, params) {
@@ -32,7 +32,7 @@ export default {
       : null;
 
     const history = section(t("holiday.history"), h("ol", { class: "history" }, request.history.map((event) => h("li", {},
-      h("p", {}, h("strong", {}, event.from ? t("holiday.moved", { from: t(`status.${event.from}`), to: t(`status.${event.to}`) }) : t("holiday.created", { to: t(`status.${event.to}`) }))),
+      h("p", {}, h("strong", {}, event.from ? t("holiday.moved", { from: statusName(event.from), to: statusName(event.to) }) : t("holiday.created", { to: statusName(event.to) }))),
       h("p", { class: "muted" }, t("holiday.by", { who: event.actor, when: formatInstant(event.at) })),
       event.note ? h("p", { class: "note" }, event.note) : null))));
 

@@ -7,7 +7,7 @@ import { api, get } from "../api.js";
 import { formatDateRange, formatInstant } from "../format.js";
 import { announce } from "../shell.js";
 import { problemMessage } from "../problems.js";
-import { heading, empty, button } from "../ui.js";
+import { heading, empty, button, statusName } from "../ui.js";
 
 /**
  * A notice's title and text in the user's language. A personal notice reports a move of one of the employee's
@@ -25,10 +25,10 @@ export function noticeBody(notice, me = null) {
   const move = notice.kind === "personal" && notice.request;
   if (!move) return notice.body;
   const text = notice.author === me?.username && move.from !== null
-    ? t("notice.body.movedByYou", { from: t(`status.${move.from}`), to: t(`status.${move.to}`) })
+    ? t("notice.body.movedByYou", { from: statusName(move.from), to: statusName(move.to) })
     : move.from === null
-    ? t("notice.body.created", { who: notice.author, to: t(`status.${move.to}`) })
-    : t("notice.body.moved", { who: notice.author, from: t(`status.${move.from}`), to: t(`status.${move.to}`) });
+    ? t("notice.body.created", { who: notice.author, to: statusName(move.to) })
+    : t("notice.body.moved", { who: notice.author, from: statusName(move.from), to: statusName(move.to) });
   return move.note ? `${text}\n${t("notice.note", { note: move.note })}` : text;
 }
 

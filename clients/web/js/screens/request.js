@@ -9,7 +9,7 @@ import { formatDays, formatList, localToday } from "../format.js";
 import { navigate } from "../router.js";
 import { setFlash, announce } from "../shell.js";
 import { problemMessage } from "../problems.js";
-import { heading, field, formErrors, button, leaveTypeName, statusBadge, fullName } from "../ui.js";
+import { heading, field, formErrors, button, leaveTypeName, statusBadge, fullName, statusName } from "../ui.js";
 import { companyToday } from "./home.js";
 
 export default {
@@ -85,7 +85,7 @@ export default {
         submit.disabled = true;
         try {
           const { data } = await api("POST", "/v1/me/holidays", { body: body(), headers: { "Idempotency-Key": key } });
-          const message = t("request.sent", { days: formatDays(data.workingDays), status: t(`status.${data.status}`) });
+          const message = t("request.sent", { days: formatDays(data.workingDays), status: statusName(data.status) });
           setFlash(message);
           announce(message);
           navigate(`/holidays?year=${data.startDate.slice(0, 4)}`);

@@ -10,7 +10,10 @@ from .company import CompanyPage
 from .profile import ProfilePage
 from .settings import SettingsPage
 from .reset import ForgotPasswordPage, ResetPasswordPage
+from .staff import (AdminPage, DecisionPage, DelegationPage, EmployeePage, EmployeesPage, ExportsPage, NoticesAdminPage,
+                    QueuePage, TeamCalendarPage, TeamPage, TeamsPage)
 
 __all__ = ["AppPage", "LoginPage", "HomePage", "HolidaysPage", "RequestFormPage", "RequestDetailPage", "NoticesPage",
            "PeoplePage", "PersonPage", "CompanyPage", "ProfilePage", "SettingsPage", "ForgotPasswordPage",
-           "ResetPasswordPage"]
+           "ResetPasswordPage", "AdminPage", "DecisionPage", "DelegationPage", "EmployeePage", "EmployeesPage", "ExportsPage",
+           "NoticesAdminPage", "QueuePage", "TeamCalendarPage", "TeamPage", "TeamsPage"]

@@ -1,0 +1,234 @@
+// One request as its decider sees it (GET /v1/holidays/{id}): the request, its history, the employee's balance
+// in each year it draws on and their other requests of those years (all the server's), and who else is away on
+// those days; then approve, reject with a reason, or revert, each one step (POST /v1/holidays/{id}/approve,
+// reject, revert), sent with the version read (If-Match) and an Idempotency-Key. Only the moves the server
+// lists in `allowedActions` are offered; it still refuses anything else.
+import { h, append } from "../dom.js";
+import { t } from "../i18n.js";
+import { api, get, newKey } from "../api.js";
+import { formatDays, formatInstant, formatList } from "../format.js";
+import { refreshScreen } from "../router.js";
+import { announce } from "../shell.js";
+import { problemMessage } from "../problems.js";
+import { heading, section, field, button, statusBadge, requestDates, leaveTypeName, fullName, balanceList, empty, statusName } from "../ui.js";
+import { requestsNav } from "../staff.js";
+
+/**
+ * The moves the caller may make on `request`: "Approve", "Reject" (which asks for the reason first, the one
+ * move that cannot be undone) and "Revert". `onMoved(request)` gets the request as the server answers it.
+ * `etag` sends If-Match; `note` adds a field for a note that goes with an approval or a revert.
+ */
+export function decisionControls(request, { etag = null, note = false, describedBy = null, onMoved }) {
+  const allowed = request.allowedActions;
+  const box = h("div", { class: "decide" });
+  if (!allowed.some((a) => a === "approve" || a === "reject" || a === "revert")) return box;
+  const message = h("p", { class: "field-error", role: "alert", hidden: true });
+  const noteField = note ? field({ label: t("decide.note"), name: "note", multiline: true, maxlength: 1000, hint: t("decide.noteHint") }) : null;
+  const buttons = [];
+
+  const send = async (action, body, trigger) => {
+    message.hidden = true;
+    for (const b of buttons) b.disabled = true;
+    try {
+      const headers = { "Idempotency-Key": newKey() };
+      if (etag) headers["If-Match"] = etag;
+      const { data } = await api("POST", `/v1/holidays/${request.id}/${action}`, { body, headers });
+      // The answer to a move may leave out who asked: it is the same employee.
+      onMoved({ ...data, employee: data.employee || request.employee });
+    } catch (error) {
+      for (const b of buttons) b.disabled = false;
+      if (error.status === 401) return;
+      message.textContent = problemMessage(error, "decide");
+      message.hidden = false;
+      trigger?.focus();
+    }
+  };
+  const noteBody = () => {
+    const text = noteField?.control.value.trim();
+    return text ? { note: text } : undefined;
+  };
+
+  const row = h("div", { class: "actions" });
+  if (allowed.includes("approve")) {
+    const approve = button(t("decide.approve"), () => send("approve", noteBody(), approve), { kind: "primary", "aria-describedby": describedBy });
+    buttons.push(approve);
+    row.append(approve);
+  }
+  let rejectBox = null;
+  if (allowed.includes("reject")) {
+    const reason = field({ label: t("decide.reason"), name: "reason", multiline: true, maxlength: 1000, hint: t("decide.reasonHint") });
+    const close = () => {
+      rejectBox.hidden = true;
+      reject.setAttribute("aria-expanded", "false");
+      reason.setError(null);
+      reject.focus();
+    };
+    const sendReject = button(t("decide.sendRejection"), () => {
+      const text = reason.control.value.trim();
+      if (!text) {
+        reason.setError(t("decide.reasonRequired"));
+        reason.control.focus();
+        return;
+      }
+      reason.setError(null);
+      send("reject", { reason: text }, sendReject);
+    }, { kind: "danger" });
+    buttons.push(sendReject);
+    rejectBox = h("div", { class: "confirm reject-box", hidden: true, onkeydown: (event) => event.key === "Escape" && close() },
+      h("p", {}, t("decide.rejectQuestion")), reason,
+      h("div", { class: "actions" }, sendReject, button(t("decide.keep"), close)));
+    const reject = button(t("decide.reject"), () => {
+      const opening = rejectBox.hidden;
+      rejectBox.hidden = !opening;
+      reject.setAttribute("aria-expanded", String(opening));
+      if (opening) reason.control.focus();
+    }, { kind: "danger", "aria-expanded": "false", "aria-describedby": describedBy });
+    buttons.push(reject);
+    row.append(reject);
+  }
+  if (allowed.includes("revert")) {
+    const revert = button(t("decide.revert"), () => send("revert", noteBody(), revert), { "aria-describedby": describedBy });
+    buttons.push(revert);
+    row.append(revert);
+  }
+  append(box, noteField && (allowed.includes("approve") || allowed.includes("revert")) ? noteField : null, row, rejectBox, message);
+  return box;
+}
+
+/** The years a request touches, as the server counted them ("2026", "2027"). */
+function yearsOf(request) {
+  return Object.keys(request.workingDaysByYear).map(Number).sort();
+}
+
+/**
+ * Who else is away on the request's days. An admin reads the requester's team from the teams and its absences
+ * (GET /v1/absences?team=, which shows a private leave type only as "away"); an approver, to whom the server
+ * does not name their teams, reads the requests of the people they decide for (GET /v1/holidays?year=) and
+ * keeps those sharing a day, a private leave type again shown only as "away".
+ */
+async function awayAlongside(request, context) {
+  const overlaps = (a) => a.startDate <= request.endDate && a.endDate >= request.startDate;
+  const rows = [];
+  let scope;
+  if (context.roles.admin) {
+    const { data: teams } = await get("/v1/teams");
+    const team = teams.find((x) => x.members.some((m) => m.id === request.employeeId));
+    if (!team) return section(t("decide.away"), empty(t("decide.noTeam")));
+    scope = t("decide.awayInTeam", { team: team.name });
+    let after = null;
+    for (let pages = 0; pages < 5; pages += 1) {
+      const { data } = await get(`/v1/absences?from=${request.startDate}&to=${request.endDate}&team=${team.id}&limit=200${after ? `&after=${after}` : ""}`);
+      for (const row of data.items) {
+        if (row.employee.id === request.employeeId) continue;
+        for (const a of row.absences) rows.push({ person: row.employee, ...a, kind: a.status === "confirmed" ? "approved" : "pending", type: a.leaveType });
+      }
+      after = data.nextAfter;
+      if (!after) break;
+    }
+  } else {
+    scope = t("decide.awayInYourTeams");
+    const { data: types } = await get("/v1/leave-types");
+    const hidden = new Set(types.filter((x) => x.private).map((x) => x.id));
+    for (const year of yearsOf(request)) {
+      let after = null;
+      for (let pages = 0; pages < 5; pages += 1) {
+        const { data } = await get(`/v1/holidays?year=${year}&limit=200${after ? `&after=${after}` : ""}`);
+        for (const r of data.items) {
+          if (r.id === request.id || r.employeeId === request.employeeId || !overlaps(r)) continue;
+          if (!["pending", "approved-by-manager", "approved"].includes(r.status) || rows.some((x) => x.id === r.id)) continue;
+          rows.push({ id: r.id, person: r.employee, ...r, kind: r.status === "approved" ? "approved" : "pending", type: hidden.has(r.leaveTypeId) ? null : r.leaveTypeName });
+        }
+        after = data.nextAfter;
+        if (!after) break;
+      }
+    }
+  }
+  return section(t("decide.away"),
+    h("p", { class: "muted" }, scope),
+    rows.length
+      ? h("ul", { class: "plain away-list" }, rows.map((a) => h("li", {},
+        h("strong", {}, fullName(a.person)), ` · ${requestDates(a)} · ${a.type ? leaveTypeName(a.type) : t("absence.away")} · `,
+        h("span", { class: a.kind === "approved" ? "tag tag-ok" : "tag" }, t(`decide.awayKind.${a.kind}`)))))
+      : empty(t("decide.nobodyAway")));
+}
+
+// The statuses in which a request is counted in its employee's balance (as pending or as approved).
+const counted = ["pending", "approved-by-manager", "approved"];
+
+/**
+ * The year's remaining days before the request and after it is approved. The server's `remaining` already holds
+ * a request it counts; without it, its days of that year are added back (carried days it would have used may
+ * instead expire, which only the server's count of a changed request would show). Nothing for a request that
+ * no longer counts.
+ */
+function beforeAndAfter(request, balance) {
+  const days = request.workingDaysByYear[String(balance.year)];
+  if (!counted.includes(request.status) || days === undefined) return null;
+  const row = (label, value) => [h("dt", {}, label), h("dd", {}, value)];
+  return h("dl", { class: "balance before-after" },
+    row(t("decide.before"), formatDays(balance.remaining + days)),
+    row(t("decide.thisRequest"), formatDays(-days)),
+    h("div", { class: "balance-total" }, row(request.status === "approved" ? t("decide.afterApproved") : t("decide.after"), formatDays(balance.remaining))));
+}
+
+export default {
+  async render(view, params, query, context) {
+    const { data: request, etag } = await get(`/v1/holidays/${encodeURIComponent(params.id)}`);
+    const row = (label, ...value) => [h("dt", {}, label), h("dd", {}, ...value)];
+    const years = Object.entries(request.workingDaysByYear);
+    const details = h("dl", { class: "summary" },
+      row(t("decide.employee"), h("a", { href: `/people/${request.employee.id}` }, fullName(request.employee)), h("span", { class: "muted" }, ` · ${request.employee.username}`)),
+      row(t("holiday.status"), statusBadge(request.status)),
+      row(t("holiday.dates"), requestDates(request)),
+      row(t("holiday.workingDays"), formatDays(request.workingDays),
+        years.length > 1 ? h("span", { class: "muted" }, ` (${years.map(([year, days]) => `${year}: ${formatDays(days)}`).join(", ")})`) : null),
+      row(t("holiday.leaveType"), leaveTypeName(request.leaveTypeName)),
+      request.comment ? row(t("holiday.comment"), request.comment) : null,
+      row(t("holiday.requestedAt"), formatInstant(request.createdAt)),
+      request.decidedBy ? row(t("holiday.decided"), t("holiday.decidedBy", { who: request.decidedBy, when: formatInstant(request.decidedAt) })) : null,
+      request.approvers.length ? row(t("holiday.approvers"), formatList(request.approvers.map(fullName))) : null);
+
+    const controls = decisionControls(request, {
+      etag, note: true,
+      onMoved: (moved) => {
+        announce(t(`decide.moved.${moved.status}`, { who: fullName(moved.employee) }));
+        refreshScreen({ focus: true });
+      },
+    });
+    const decision = controls.childElementCount
+      ? section(t("decide.decision"), controls)
+      : section(t("decide.decision"), h("p", { class: "muted" }, t("decide.nothingToDo")));
+
+    const balances = section(t("decide.balance", { name: request.employee.name }),
+      request.balances.length
+        ? [h("p", { class: "muted" }, t(`decide.balanceNote.${request.status}`)),
+          request.balances.map((b) => h("div", { class: "balance-year" }, h("h3", {}, String(b.year)), beforeAndAfter(request, b), balanceList(b)))]
+        : h("p", { class: "muted" }, t("decide.noBalance")));
+
+    const others = section(t("decide.others", { years: formatList(yearsOf(request).map(String)) }),
+      request.otherRequests.length
+        ? h("ul", { class: "plain" }, request.otherRequests.map((r) => h("li", {},
+          h("a", { href: `/requests/${r.id}` }, requestDates(r)), ` · ${leaveTypeName(r.leaveTypeName)} · ${formatDays(r.workingDays)} `, statusBadge(r.status))))
+        : empty(t("decide.noOthers")));
+
+    let away;
+    try {
+      away = await awayAlongside(request, context);
+    } catch (error) {
+      away = section(t("decide.away"), h("p", { class: "field-error" }, problemMessage(error)));
+    }
+
+    const history = section(t("holiday.history"), h("ol", { class: "history" }, request.history.map((event) => h("li", {},
+      h("p", {}, h("strong", {}, event.from ? t("holiday.moved", { from: statusName(event.from), to: statusName(event.to) }) : t("holiday.created", { to: statusName(event.to) }))),
+      h("p", { class: "muted" }, t("holiday.by", { who: event.actor, when: formatInstant(event.at) })),
+      event.note ? h("p", { class: "note" }, event.note) : null))));
+
+    append(view,
+      heading(t("decide.title", { name: fullName(request.employee), type: leaveTypeName(request.leaveTypeName), dates: requestDates(request) })),
+      requestsNav(),
+      h("div", { class: "cards two" }, section(t("holiday.details"), details), decision),
+      h("div", { class: "cards" }, balances, away, others),
+      history,
+      h("p", {}, h("a", { href: "/requests" }, t("decide.back"))));
+  },
+};

@@ -1,0 +1,244 @@
+// What the approvers' and admins' screens share: the sub-navigation of their sections, a list read a page at a
+// time through the API's cursor, a search that picks an employee, a confirmation for what cannot be undone, a
+// file downloaded with the session's token, and a short message tied to what was just done.
+import { h, replace, uid } from "./dom.js";
+import { t } from "./i18n.js";
+import { get } from "./api.js";
+import { announce } from "./shell.js";
+import { problemMessage } from "./problems.js";
+import { button, field, fullName } from "./ui.js";
+
+const requestPages = [
+  ["queue", "/requests"],
+  ["calendar", "/requests/calendar"],
+  ["delegation", "/requests/delegation"],
+];
+
+const adminPages = [
+  ["employees", "/admin/employees"],
+  ["teams", "/admin/teams"],
+  ["leaveTypes", "/admin/leave-types"],
+  ["company", "/admin/company"],
+  ["publicHolidays", "/admin/public-holidays"],
+  ["notices", "/admin/notices"],
+  ["webhooks", "/admin/webhooks"],
+  ["outbox", "/admin/outbox"],
+  ["exports", "/admin/exports"],
+];
+
+function subnav(label, pages, prefix) {
+  const path = location.pathname;
+  const current = (href) => path === href || (href !== "/requests" && path.startsWith(`${href}/`));
+  return h("nav", { class: "subnav", "aria-label": label },
+    h("ul", {}, pages.map(([key, href]) => h("li", {},
+      h("a", { href, "aria-current": current(href) ? "page" : null }, t(`${prefix}.${key}`))))));
+}
+
+/** The links between the Requests section's screens: the queue, the team calendar, the delegation. */
+export function requestsNav() {
+  return subnav(t("staff.requestsNav"), requestPages, "requestsNav");
+}
+
+/** The links between the Admin section's screens. */
+export function adminNav() {
+  return subnav(t("staff.adminNav"), adminPages, "adminNav");
+}
+
+export const adminSections = adminPages;
+
+/**
+ * A list read a page at a time: `load(after)` resolves to {items, nextAfter}; `item(x)` makes its <li>. The
+ * first page is read before the list is shown; "Show more" reads the next one and moves the focus to its first
+ * entry. Never more than one page is read at a time, and never all of them.
+ */
+export async function pagedList({ load, item, empty: emptyText, className = "plain" }) {
+  const list = h("ul", { class: className });
+  const more = h("div", { class: "actions" });
+  const box = h("div", { class: "paged" });
+  const first = await load(null);
+  const fill = (cursor) => {
+    replace(more, cursor ? button(t("action.more"), async (event) => {
+      event.target.disabled = true;
+      try {
+        const page = await load(cursor);
+        const items = page.items.map(item);
+        list.append(...items);
+        (items[0]?.querySelector("a, button") || items[0])?.focus();
+        fill(page.nextAfter);
+      } catch (error) {
+        event.target.disabled = false;
+        announce(problemMessage(error));
+      }
+    }) : null);
+  };
+  list.append(...first.items.map(item));
+  fill(first.nextAfter);
+  replace(box, first.items.length ? list : h("p", { class: "empty" }, emptyText), more);
+  box.page = first;
+  return box;
+}
+
+/**
+ * A search of the directory that picks one employee: a search field, its button, and a list of at most 20
+ * matches to choose from. `onPick(person)` is called with the chosen one; `active` limits the search to active
+ * employees. Returns the element; `.clear()` empties it.
+ */
+export function employeePicker({ label, name, onPick, active = true, actionLabel }) {
+  const search = field({ label, name, type: "search", maxlength: 100, autocomplete: "off" });
+  const results = h("div", { class: "picker-results", role: "status", "aria-live": "polite" });
+  const run = async () => {
+    const q = search.control.value.trim();
+    search.setError(null);
+    if (!q) {
+      search.setError(t("staff.searchEmpty"));
+      search.control.focus();
+      return;
+    }
+    try {
+      const { data } = await get(`/v1/employees?limit=20&q=${encodeURIComponent(q)}${active ? "&active=true" : ""}`);
+      if (!data.items.length) {
+        replace(results, h("p", { class: "empty" }, t("people.none")));
+        return;
+      }
+      replace(results, h("ul", { class: "plain picks" }, data.items.map((person) => h("li", {},
+        h("span", {}, `${fullName(person)} · ${person.username}`),
+        button(actionLabel || t("staff.choose"), () => onPick(person), { "aria-label": `${actionLabel || t("staff.choose")}: ${fullName(person)}` })))),
+      data.total > data.items.length ? h("p", { class: "muted" }, t("staff.moreMatches", { count: data.total })) : null);
+    } catch (error) {
+      replace(results, h("p", { class: "field-error" }, problemMessage(error)));
+    }
+  };
+  search.control.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      run();
+    }
+  });
+  const box = h("div", { class: "picker" }, h("div", { class: "search-row" }, search, button(t("people.searchButton"), run)), results);
+  box.clear = () => {
+    search.control.value = "";
+    results.replaceChildren();
+  };
+  return box;
+}
+
+/**
+ * A button whose action cannot be undone: pressed, it shows `question` and asks for a second press on `yes`;
+ * "No" or Escape put things back and the focus on the button. `act()` runs on yes; a failure shows its message.
+ */
+export function confirmButton(label, { question, yes, act, kind = "danger", attributes = {} }) {
+  // The trigger takes the focus back once done, so that a screen read again puts it on the same control (its id).
+  const id = uid("confirm");
+  const message = h("p", { class: "field-error", role: "alert", hidden: true });
+  const keep = () => {
+    box.hidden = true;
+    trigger.hidden = false;
+    trigger.focus();
+  };
+  const yesButton = button(yes, async () => {
+    yesButton.disabled = true;
+    message.hidden = true;
+    try {
+      box.hidden = true;
+      trigger.hidden = false;
+      trigger.focus();
+      await act();
+    } catch (error) {
+      box.hidden = false;
+      trigger.hidden = true;
+      message.textContent = problemMessage(error);
+      message.hidden = false;
+      yesButton.focus();
+    } finally {
+      yesButton.disabled = false;
+    }
+  }, { kind: "danger", "aria-describedby": id });
+  const box = h("div", { class: "confirm", hidden: true, onkeydown: (event) => event.key === "Escape" && keep() },
+    h("p", { id }, question),
+    h("div", { class: "actions" }, yesButton, button(t("staff.no"), keep)),
+    message);
+  const trigger = button(label, () => {
+    box.hidden = false;
+    trigger.hidden = true;
+    yesButton.focus();
+  }, { kind, ...attributes });
+  return h("div", { class: "confirm-wrap" }, trigger, box);
+}
+
+/**
+ * A click handler that runs `act(event)` one at a time. The button stays enabled (aria-disabled meanwhile), so it
+ * keeps the focus, and a screen read again after the change gives it back to the control with the same id.
+ */
+export function once(act) {
+  let running = false;
+  return async (event) => {
+    const target = event.currentTarget;
+    if (running) return;
+    running = true;
+    target.setAttribute("aria-disabled", "true");
+    try {
+      await act(event);
+    } finally {
+      running = false;
+      target.removeAttribute("aria-disabled");
+    }
+  };
+}
+
+/** Downloads what the API answers at `path` (a CSV report) as the file `filename`, with the session's token. */
+export async function download(path, filename) {
+  const { data } = await get(path, { as: "blob", retryNetwork: false });
+  const url = URL.createObjectURL(data);
+  const link = h("a", { href: url, download: filename, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
+const pending = new Map();
+/**
+ * Says `text` in the outcome line named `key` of the next rendering of the screen: a change is made, the screen
+ * is read again from the server, and the line beside the control used says what happened.
+ */
+export function keepOutcome(key, text) {
+  pending.set(key, text);
+  announce(text);
+}
+
+/**
+ * A line under a form or an action saying what happened (role=status), or what went wrong (an error); `key`
+ * picks up what keepOutcome() kept for it.
+ */
+export function outcome(key = null) {
+  const line = h("p", { class: "outcome", role: "status" });
+  if (key && pending.has(key)) {
+    line.className = "outcome ok";
+    line.textContent = pending.get(key);
+    pending.delete(key);
+  }
+  return {
+    line,
+    ok(text) {
+      line.className = "outcome ok";
+      line.textContent = text;
+    },
+    fail(error, context) {
+      line.className = "outcome field-error";
+      line.textContent = typeof error === "string" ? error : problemMessage(error, context);
+    },
+    clear() {
+      line.className = "outcome";
+      line.textContent = "";
+    },
+  };
+}
+
+/** An ISO weekday's checkboxes (1 = Monday … 7 = Sunday) in a fieldset; `.value()` is the chosen list. */
+export function weekdayBoxes(legend, chosen, weekdayName, name) {
+  const boxes = [1, 2, 3, 4, 5, 6, 7].map((day) => field({ label: weekdayName(day), name: `${name}-${day}`, type: "checkbox", checked: chosen.includes(day) }));
+  const set = h("fieldset", { class: "weekdays" }, h("legend", {}, legend), boxes);
+  set.value = () => boxes.map((box, i) => (box.control.checked ? i + 1 : null)).filter(Boolean);
+  set.boxes = boxes;
+  return set;
+}

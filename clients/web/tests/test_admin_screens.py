@@ -1,0 +1,146 @@
+"""The Admin section's other screens, each change checked against the server: leave types (what retiring one in
+use does, said before), the company's settings, public holidays, a webhook's secret shown once, the outbox with
+what failed and why, and an employee deactivated (their sessions end at once) and reactivated."""
+import datetime
+import re
+
+from playwright.sync_api import expect
+
+from conftest import PASSWORD, employee_id, free_week
+from pages import AdminPage, EmployeePage, LoginPage
+
+
+def admin_page(new_context):
+    page = new_context().new_page()
+    LoginPage(page).open().log_in("admin")
+    return page
+
+
+def test_leave_types_say_what_retiring_does_and_the_company_changes_at_once(new_context, api):
+    token = api.login("admin")
+    page = admin_page(new_context)
+    screen = AdminPage(page).open("/admin/leave-types")
+    form = page.get_by_role("region", name="A new leave type")
+    form.get_by_label("Name", exact=True).fill("training")
+    form.get_by_label("Yearly limit per employee (days)").fill("5")
+    form.get_by_role("button", name="Add leave type").click()
+    expect(screen.outcome("The leave type training is added.")).to_be_visible()
+    training = [x for x in api.get("/v1/leave-types", token) if x["name"] == "training"][0]
+    assert training["yearlyCap"] == 5 and training["needsApproval"] and not training["drawsOnAllowance"]
+    card = page.get_by_role("region", name="training")
+    expect(card).to_contain_text("No request uses this type: it can be deleted.")
+
+    # In use: the screen says so before anything is tried, and offers retiring, not deleting.
+    employee_token = api.login("ines")
+    week = free_week(api, employee_token, 24)
+    status, _ = api.call("POST", "/v1/me/holidays", employee_token, {"startDate": week[0].isoformat(), "endDate": week[0].isoformat(), "leaveTypeId": training["id"]})
+    assert status == 201
+    page.reload()
+    AdminPage(page).wait()
+    card = page.get_by_role("region", name="training")
+    expect(card).to_contain_text("1 request uses this type: retiring it keeps them and takes no new ones; it cannot be deleted.")
+    expect(card.get_by_role("button", name="Delete")).to_have_count(0)
+    card.get_by_role("button", name="Retire").click()
+    expect(page.get_by_role("region", name="training").get_by_role("button", name="Bring back")).to_be_focused()
+    assert [x for x in api.get("/v1/leave-types", token) if x["name"] == "training"][0]["retired"] is True
+
+    # The company: a default allowance and a working week, saved together.
+    before = api.get("/v1/company", token)
+    AdminPage(page).open("/admin/company")
+    page.get_by_label("Default allowance (days a year)").fill(str(before["defaultAllowance"] + 1))
+    page.get_by_label("Saturday").check()
+    page.get_by_role("button", name="Save company").click()
+    expect(AdminPage(page).outcome("The company is saved.")).to_be_visible()
+    after = api.get("/v1/company", token)
+    assert after["defaultAllowance"] == before["defaultAllowance"] + 1 and after["workingWeek"] == [1, 2, 3, 4, 5, 6]
+    assert after["name"] == before["name"] and after["address"] == before["address"]
+    # A time zone the server does not know changes nothing at all.
+    page.get_by_label("Time zone").fill("Mars/Olympus")
+    page.get_by_label("Saturday").uncheck()
+    page.get_by_role("button", name="Save company").click()
+    expect(page.get_by_label("Time zone")).to_have_attribute("aria-invalid", "true")
+    assert api.get("/v1/company", token)["workingWeek"] == [1, 2, 3, 4, 5, 6]
+    status, _ = api.call("PUT", "/v1/company", token, {k: before[k] for k in ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone"]})
+    assert status == 200
+
+
+def test_public_holidays_webhooks_and_the_outbox(new_context, api):
+    token = api.login("admin")
+    page = admin_page(new_context)
+    year = datetime.date.fromisoformat(api.get("/v1/home", token)["today"]).year + 1
+    taken = {d["date"] for calendar in (1, 2) for d in api.get(f"/v1/public-holidays?year={year}&calendar={calendar}", token)}
+    day = next(d for d in (datetime.date(year, 6, 1) + datetime.timedelta(days=i) for i in range(60)) if d.isoformat() not in taken).isoformat()
+    AdminPage(page).open(f"/admin/public-holidays?calendar=2&year={year}")
+    expect(page.get_by_role("heading", level=2, name="Calendar Barcelona office")).to_be_visible()
+    expect(page.get_by_role("region", name="Calendar Barcelona office")).to_contain_text("2 employees belong to it")
+    page.get_by_label("Date").fill(day)
+    page.get_by_label("Name of the day").fill("Office day off")
+    page.get_by_role("button", name="Add public holiday").click()
+    expect(AdminPage(page).outcome("Office day off")).to_be_visible()
+    assert {"date": day, "name": "Office day off"} in api.get(f"/v1/public-holidays?year={year}&calendar=2", token)
+    assert {"date": day, "name": "Office day off"} not in api.get(f"/v1/public-holidays?year={year}&calendar=1", token)
+    # The same day again is refused by the server, and said so next to the form.
+    page.get_by_label("Date").fill(day)
+    page.get_by_label("Name of the day").fill("Twice")
+    page.get_by_role("button", name="Add public holiday").click()
+    expect(page.get_by_role("alert").filter(has_text="That day already is a public holiday in this calendar.")).to_be_visible()
+    page.get_by_role("button", name=re.compile("^Remove: Office day off")).click()
+    expect(AdminPage(page).outcome("is no longer a public holiday")).to_be_visible()
+    assert {"date": day, "name": "Office day off"} not in api.get(f"/v1/public-holidays?year={year}&calendar=2", token)
+
+    # A webhook: its secret is shown once, in the answer to the creation, and never listed.
+    AdminPage(page).open("/admin/webhooks")
+    page.get_by_label("Address (https)").fill("https://hooks.invalid/hr")
+    page.get_by_label("Notice posted").check()
+    page.get_by_role("button", name="Add webhook").click()
+    secret = page.get_by_label("Signing secret")
+    expect(secret).to_be_focused()
+    shown = secret.input_value()
+    assert shown.startswith("whsec_")
+    hooks = api.get("/v1/webhooks", token)["items"]
+    assert any(h["url"] == "https://hooks.invalid/hr" for h in hooks) and all("secret" not in h for h in hooks)
+    page.get_by_role("button", name="Done").click()
+    AdminPage(page).wait()
+    expect(page.get_by_label("Signing secret")).to_have_count(0)
+    expect(page.get_by_role("heading", name="https://hooks.invalid/hr")).to_be_visible()
+    assert shown not in page.content()
+
+    # A notice makes a message for it; the outbox lists it with why it failed, and counts what the server counts.
+    status, _ = api.call("POST", "/v1/notices", token, {"title": "For the hook", "body": "Hello."})
+    assert status == 201
+    page.get_by_role("navigation", name="Admin sections").get_by_role("link", name="Outbox").click()
+    AdminPage(page).wait()
+    counts = api.get("/v1/outbox/messages?limit=1", token)["counts"]
+    expect(page.locator("main [role=status]").filter(has_text="waiting")).to_have_text(
+        f"{counts.get('pending', 0)} waiting, {counts.get('sent', 0)} sent, {counts.get('dead', 0)} failed for good.")
+    messages = [m for m in api.get("/v1/outbox/messages?limit=200", token)["items"] if m["to"] == "https://hooks.invalid/hr"]
+    assert messages
+    page.get_by_role("link", name=f"Message {messages[0]['id']}").click()
+    AdminPage(page).wait()
+    expect(page.get_by_text("https://hooks.invalid/hr")).to_be_visible()
+    expect(page.get_by_role("region", name="What it says")).to_contain_text("For the hook")
+
+
+def test_a_deactivation_says_what_it_does_and_ends_the_sessions(new_context, api):
+    token = api.login("admin")
+    zoe_token = api.login("zoe")
+    zoe = employee_id(api, token, "zoe")
+    sessions = len(api.get(f"/v1/employees/{zoe}/sessions", token)["items"])
+    page = admin_page(new_context)
+    screen = EmployeePage(page, "Zoë O'Brien").open(f"/admin/employees/{zoe}")
+    page.get_by_role("button", name="Deactivate").click()
+    said = "Their 1 session ends at once." if sessions == 1 else f"Their {sessions} sessions end at once."
+    expect(page.get_by_text(f"Deactivate Zoë O'Brien? {said}")).to_be_visible()
+    page.get_by_role("button", name="No, keep it").first.click()
+    expect(page.get_by_role("button", name="Deactivate")).to_be_focused()
+    assert api.call("GET", "/v1/me", zoe_token)[0] == 200
+    page.get_by_role("button", name="Deactivate").click()
+    page.get_by_role("button", name="Yes, deactivate").click()
+    expect(screen.outcome("Deactivated: their sessions have ended.")).to_be_visible()
+    expect(page.get_by_role("button", name="Reactivate")).to_be_focused()
+    assert api.call("GET", "/v1/me", zoe_token)[0] == 401
+    assert api.call("POST", "/v1/auth/login", body={"username": "zoe", "password": PASSWORD.format("zoe")})[0] == 403
+    page.get_by_role("button", name="Reactivate").click()
+    expect(screen.outcome("Reactivated: they can log in again.")).to_be_visible()
+    assert api.get(f"/v1/employees/{zoe}/record", token)["isActive"] is True
+    api.login("zoe")
