@@ -134,7 +134,7 @@ import SGTestSupport
         // The secret is the credential: any caller (or none) reads alice's feed; carol's stopped with her account.
         Row(.get, "/ical/{feedSecret}.ics",                                         200, 200, 200, 200, 200),
         Row(.get, "/ical/{goneFeedSecret}.ics",                                     404, 404, 404, 404, 404),
-        Row(.get, "/v1/teams",                                                      401, 403, 403, 200, 401),
+        Row(.get, "/v1/teams",                                                      401, 403, 403, 200, 401, teams: Self.approvers(200)),
         Row(.post, "/v1/teams", body: Body.team,                                    401, 403, 403, 201, 401),
         Row(.get, "/v1/teams/{team}",                                               401, 403, 403, 200, 401),
         Row(.patch, "/v1/teams/{team}", body: Body.twoStage,                        401, 403, 403, 200, 401),

@@ -206,4 +206,49 @@ import SGTestSupport
             #expect((try await client.call(.get, "/v1/teams", token: admin).body).count > 2)
         }
     }
+    /// The names of the teams in a `GET /v1/teams` answer (an array), in order.
+    static func teamNames(_ reply: APIHarness.Client.Reply) -> [String] {
+        ((try? JSONSerialization.jsonObject(with: reply.body)) as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    }
+
+    /// Approvers read the teams they decide for, delegates while the delegation runs; admins page every team by name
+    /// and find one employee's team; a plain employee is refused.
+    @Test func approversReadTheirTeamsAndAdminsPageThem() async throws {
+        let c = try await Self.company()
+        let teams = c.h.fixture.services.teams
+        let other = try await teams.create(name: "Accounts", by: Self.operatorOfHost)
+        _ = try await teams.addMember(teamID: other.id, employeeID: c.ids["olga"]!, by: Self.operatorOfHost)
+        _ = try await teams.create(name: "Zeta", by: Self.operatorOfHost)
+        try await c.h.run { client in
+            let admin = try await client.login("admin")
+            let max = try await client.login("max")
+            let sue = try await client.login("sue")
+            #expect(Self.teamNames(try await client.call(.get, "/v1/teams", token: admin)) == ["Accounts", "Support", "Zeta"])
+            // Pages by name: a short page is the last.
+            #expect(Self.teamNames(try await client.call(.get, "/v1/teams?limit=2", token: admin)) == ["Accounts", "Support"])
+            #expect(Self.teamNames(try await client.call(.get, "/v1/teams?limit=2&after=Support", token: admin)) == ["Zeta"])
+            #expect(Self.teamNames(try await client.call(.get, "/v1/teams?limit=2&after=Zeta", token: admin)).isEmpty)
+            #expect(Self.teamNames(try await client.call(.get, "/v1/teams?member=\(c.ids["olga"]!)", token: admin)) == ["Accounts"])
+            #expect(Self.teamNames(try await client.call(.get, "/v1/teams?member=\(c.ids["admin"]!)", token: admin)).isEmpty)
+            // Max approves Support only; the members come with it.
+            let his = try await client.call(.get, "/v1/teams", token: max)
+            #expect(his.status == .ok && Self.teamNames(his) == ["Support"])
+            let members = ((try? JSONSerialization.jsonObject(with: his.body)) as? [[String: Any]])?.first?["members"] as? [[String: Any]]
+            #expect(Set(members?.compactMap { $0["username"] as? String } ?? []) == ["alice", "bob", "max", "mona"])
+            #expect(Self.teamNames(try await client.call(.get, "/v1/teams?member=\(c.ids["olga"]!)", token: max)).isEmpty)
+            #expect(Self.teamNames(try await client.call(.get, "/v1/teams?member=\(c.ids["alice"]!)", token: max)) == ["Support"])
+            // Sue decides for nobody until max hands her his approvals.
+            expectProblem(try await client.call(.get, "/v1/teams", token: sue), .forbidden, "forbidden")
+            let today = try await c.h.fixture.services.company.today()
+            let delegated = try await client.call(
+                .put, "/v1/me/delegation", token: max, json: #"{"to":\#(c.ids["sue"]!),"from":"\#(today)","until":"\#(today)"}"#)
+            #expect(delegated.status == .ok)
+            #expect(Self.teamNames(try await client.call(.get, "/v1/teams", token: sue)) == ["Support"])
+            #expect(try await client.call(.delete, "/v1/me/delegation", token: max).status == .noContent)
+            expectProblem(try await client.call(.get, "/v1/teams", token: sue), .forbidden, "forbidden")
+            for query in ["limit=0", "limit=201", "member=alice", "after="] {
+                expectProblem(try await client.call(.get, "/v1/teams?\(query)", token: admin), .unprocessableContent, "validation-failed")
+            }
+        }
+    }
 }

@@ -40,10 +40,19 @@ struct TeamsController {
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         let teams = services.core.teams
 
-        /// Admin: every team with its members and approvers, by name.
-        group.get("/teams") { _, context in
-            let admin = try context.requireAdmin()
-            return JSON.response(written: DTO.Teams(teams: try await teams.teams(by: admin.actor)))
+        /// The teams with their members and approvers, by name: every team for an admin, the teams an approver or
+        /// delegate decides for. `limit` pages them (the next page is `after` the last name), `member` finds one's
+        /// team. An admin without `limit` gets every team at once, as clients of earlier versions expect.
+        group.get("/teams") { request, context in
+            let viewer = try context.requireEmployee()
+            let after = try request.textQuery("after", maximumLength: 255)
+            let member = try request.integerQuery("member", in: 1...Int(Int64.max)).map(Int64.init)
+            let limit = try request.integerQuery("limit", in: 1...TeamFilter.maximumLimit)
+            if viewer.isAdmin, after == nil, member == nil, limit == nil {
+                return JSON.response(written: DTO.Teams(teams: try await teams.teams(by: viewer.actor)))
+            }
+            let filter = TeamFilter(afterName: after, memberID: member, limit: limit ?? TeamFilter.maximumLimit)
+            return JSON.response(written: DTO.Teams(teams: try await teams.teams(filter, by: viewer.actor)))
         }
 
         /// Admin: a new team, without members or approvers.

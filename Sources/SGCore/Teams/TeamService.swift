@@ -4,6 +4,12 @@ import Foundation
 public protocol TeamReading: CompanyReading, ApprovalReading {
     /// Every team with its members and approvers, by name.
     func teams() throws -> [Team]
+    /// Up to `limit` teams by name, each with its members and approvers: those whose name sorts after `afterName`, and
+    /// only the team of `memberID` when given.
+    func teamPage(afterName: String?, memberID: Int64?, limit: Int) throws -> [Team]
+    /// The teams whose requests `employeeID` decides on `day`: as their approver, or for an approver who delegated to
+    /// them.
+    func teamIDs(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64]
     func team(id: Int64) throws -> Team?
     /// The team of that name, compared without case.
     func team(named name: String) throws -> Team?
@@ -38,6 +44,21 @@ public protocol TeamWriting: TeamReading, TeamAssigning {    func updateTeam(id:
 
 public typealias TeamStore = TransactionalStore<any TeamReading, any TeamWriting>
 
+/// Which teams a listing shows: a page by name, after the last name of the page before, or the team of one member.
+public struct TeamFilter: Sendable, Hashable {
+    public static let maximumLimit = 200
+
+    public var afterName: String?
+    public var memberID: Int64?
+    public var limit: Int
+
+    public init(afterName: String? = nil, memberID: Int64? = nil, limit: Int = TeamFilter.maximumLimit) {
+        self.afterName = afterName
+        self.memberID = memberID
+        self.limit = limit
+    }
+}
+
 /// Teams, their members and approvers (admins), and the approvers' delegations. The API and `sgadmin` both call it.
 public struct TeamService: Sendable {
     /// A delegation covers at most this many days.
@@ -54,6 +75,28 @@ public struct TeamService: Sendable {
     public func teams(by actor: Actor) async throws -> [Team] {
         try Self.requireAdmin(actor)
         return try await store.read { tx in try tx.teams() }
+    }
+
+    /// The teams `actor` may read, by name: every team for an admin, the teams they decide for (as approver or
+    /// delegate, today) for anyone else, "forbidden" for someone who decides for no team. `filter` narrows them.
+    public func teams(_ filter: TeamFilter, by actor: Actor) async throws -> [Team] {
+        guard (1...TeamFilter.maximumLimit).contains(filter.limit) else {
+            throw SGError.invalid(field: "limit", message: "must be between 1 and \(TeamFilter.maximumLimit)")
+        }
+        let now = clock.now()
+        return try await store.read { tx in
+            if actor.isAdmin { return try tx.teamPage(afterName: filter.afterName, memberID: filter.memberID, limit: filter.limit) }
+            let decided = try actor.employeeID.map { try tx.teamIDs(decidedBy: $0, on: try tx.today(at: now)) } ?? []
+            guard !decided.isEmpty else {
+                throw SGError.forbidden("This needs an admin account, or an approver's: you decide for no team.")
+            }
+            // An approver's teams are few: read them whole, then narrow and page them as the store would.
+            let teams = try decided.compactMap { try tx.team(id: $0) }
+                .filter { team in filter.memberID.map { id in team.members.contains { $0.id == id } } ?? true }
+                .filter { team in filter.afterName.map { team.name > $0 } ?? true }
+                .sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+            return Array(teams.prefix(filter.limit))
+        }
     }
 
     public func team(id: Int64, by actor: Actor) async throws -> Team {

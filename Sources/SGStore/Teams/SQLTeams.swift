@@ -20,6 +20,42 @@ struct SQLTeams: TeamWriting {
         return try teams.map(withPeople)
     }
 
+    func teamPage(afterName: String?, memberID: Int64?, limit: Int) throws -> [Team] {
+        var conditions: [String] = []
+        if afterName != nil { conditions.append("name > ?") }
+        if memberID != nil { conditions.append("id = (SELECT team_id FROM employees WHERE id = ?)") }
+        let condition = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let teams = try connection.with("SELECT id, name, two_stage FROM teams\(condition) ORDER BY name, id LIMIT ?") { statement in
+            var index: Int32 = 1
+            if let afterName { statement.bind(index, afterName); index += 1 }
+            if let memberID { statement.bind(index, memberID); index += 1 }
+            statement.bind(index, Int64(limit))
+            var teams: [Team] = []
+            while try statement.step() { teams.append(Team(id: statement.int64(0), name: statement.text(1), twoStage: statement.bool(2))) }
+            return teams
+        }
+        return try teams.map(withPeople)
+    }
+
+    func teamIDs(decidedBy employeeID: Int64, on day: CalendarDate) throws -> [Int64] {
+        try connection.with(
+            """
+            SELECT team_id FROM team_approvers WHERE employee_id = ?1
+            UNION
+            SELECT a.team_id FROM delegations d JOIN team_approvers a ON a.employee_id = d.approver_id
+            JOIN employees ap ON ap.id = d.approver_id AND ap.is_active = 1
+            WHERE d.substitute_id = ?1 AND d.from_date <= ?2 AND d.until_date >= ?2
+            ORDER BY 1
+            """
+        ) { statement in
+            statement.bind(1, employeeID)
+            statement.bind(2, day)
+            var ids: [Int64] = []
+            while try statement.step() { ids.append(statement.int64(0)) }
+            return ids
+        }
+    }
+
     func team(id: Int64) throws -> Team? {
         try team(where: "id = ?") { $0.bind(1, id) }
     }
