@@ -8,9 +8,11 @@ trap 'rm -f "$log"' EXIT
 
 echo "== swift build --build-tests (a first build takes 13 to 17 minutes on two cores)"
 # Progress every tenth of the steps, with the time since the start; warnings, errors and the end as they come.
+# SwiftPM counts the plugins' steps first ([1/1]), then the build's: a count that starts again starts the tenths again.
 swift build --build-tests 2>&1 | tee "$log" | awk -v start="$(date +%s)" '
     match($0, /^\[[0-9]+\/[0-9]+\]/) {
         split(substr($0, 2, RLENGTH - 2), step, "/")
+        if (step[2] != total) { if (step[1] * 10 < step[2]) shown = 0; total = step[2] }
         tenth = int(step[1] * 10 / step[2])
         if (tenth > shown) { shown = tenth; printf "build: step %d of %d, %d s\n", step[1], step[2], systime() - start; fflush() }
         next

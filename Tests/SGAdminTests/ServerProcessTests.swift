@@ -37,6 +37,39 @@ import Testing
         #expect(process.terminationStatus == 0, "stderr: \(String(decoding: stderr, as: UTF8.self))")
     }
 
+    @Test func aTakenPortIsOneSentenceSayingHowToChooseAnother() throws {
+        let (socket, port) = try #require(boundLoopbackSocket(listening: true))
+        defer { close(socket) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sg-server-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = builtProduct("sgserver")
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SG_") }
+        environment["SG_DATABASE"] = folder.appendingPathComponent("sgemployee.sqlite").path
+        environment["SG_LOG_LEVEL"] = "error"
+        process.environment = environment
+        process.arguments = ["--host", "127.0.0.1", "--port", String(port)]
+        process.standardInput = FileHandle.nullDevice
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Bounded: a server that listened after all is stopped, and the expectations below say so.
+        let started = Date()
+        while process.isRunning, Date().timeIntervalSince(started) < 30 { usleep(50_000) }
+        if process.isRunning { process.terminate() }
+        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "stdout: \(stdout)")
+        #expect(stderr == """
+            sgserver: 127.0.0.1:\(port) is already in use, by another sgserver or another program. \
+            Stop it, or choose another port: --port or SG_PORT (make run PORT=8081).
+
+            """)
+        #expect(!stdout.contains("listening"), "\(stdout)")
+    }
+
     @Test func badSettingsAreNamedTogetherWithStatusTwo() throws {
         let result = try runProduct(
             "sgserver", ["--port", "70000", "--log-level", "loud"], environment: ["SG_PORT": "8080", "SG_ACCESS_TOKEN_MINUTES": "forever"])
