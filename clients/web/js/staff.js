@@ -1,6 +1,7 @@
 // What the approvers' and admins' screens share: the sub-navigation of their sections, a list read a page at a
-// time through the API's cursor, a search that picks an employee, a confirmation for what cannot be undone, a
-// file downloaded with the session's token, and a short message tied to what was just done.
+// time through the API's cursor, the teams read a page at a time and a choice of one of them, a search that picks
+// an employee, a confirmation for what cannot be undone, a file downloaded with the session's token, and a short
+// message tied to what was just done.
 import { h, replace, uid } from "./dom.js";
 import { t } from "./i18n.js";
 import { get } from "./api.js";
@@ -63,7 +64,9 @@ export async function pagedList({ load, item, empty: emptyText, className = "pla
         const page = await load(cursor);
         const items = page.items.map(item);
         list.append(...items);
-        (items[0]?.querySelector("a, button") || items[0])?.focus();
+        // A last page may be empty (the one before was full): the focus goes to the last entry then.
+        const target = items[0] || (items.length ? null : list.lastElementChild);
+        (target?.querySelector("a, button") || target)?.focus();
         fill(page.nextAfter);
       } catch (error) {
         event.target.disabled = false;
@@ -75,6 +78,95 @@ export async function pagedList({ load, item, empty: emptyText, className = "pla
   fill(first.nextAfter);
   replace(box, first.items.length ? list : h("p", { class: "empty" }, emptyText), more);
   box.page = first;
+  return box;
+}
+
+const TEAM_PAGE = 50;
+
+/**
+ * One page of the teams the caller may read, by name (GET /v1/teams?limit=&after=): an admin's are every team, an
+ * approver's those they decide for. Resolves to {items, nextAfter}: a page shorter than `limit` is the last, the
+ * next one starts after the last team's name. The app never asks for the teams without `limit` (or `member`).
+ */
+export async function teamsPage(after = null, limit = TEAM_PAGE) {
+  const { data } = await get(`/v1/teams?limit=${limit}${after !== null ? `&after=${encodeURIComponent(after)}` : ""}`);
+  return { items: data, nextAfter: data.length < limit ? null : data[data.length - 1].name };
+}
+
+/** The team of one employee (GET /v1/teams?member=), or null when they are in none. */
+export async function teamOf(employeeId) {
+  const { data } = await get(`/v1/teams?member=${encodeURIComponent(employeeId)}`);
+  return data[0] || null;
+}
+
+/**
+ * A choice of one team, read a page at a time (teamsPage): a select of the teams read so far and, while there are
+ * more, a button that reads the next page into it (the focus stays on it, or goes to the select after the last).
+ * `chosen` is a team id (from the address), `null` for the first team, "" for none; a chosen team beyond the first
+ * page is read too: an admin's on its own (GET /v1/teams/{id}), an approver's few teams page by page (bounded).
+ * `anyLabel` adds the option "" first (every team, everyone); without it the first team stands for one not found.
+ * Resolves to the element, whose `.control` is the select, `.team` the chosen team (null: none, or one the caller
+ * may not read) and `.count` the teams listed.
+ */
+export async function teamChoice({ label, name, chosen = "", anyLabel = null, admin = false }) {
+  const listed = [];
+  const ids = new Set();
+  const take = (items) => items.filter((x) => !ids.has(x.id)).map((x) => {
+    ids.add(x.id);
+    listed.push(x);
+    return x;
+  });
+  let page = await teamsPage();
+  take(page.items);
+  const wanted = chosen === null ? (listed[0] ? String(listed[0].id) : "") : String(chosen);
+  let team = listed.find((x) => String(x.id) === wanted) || null;
+  let ahead = null;
+  if (wanted && !team) {
+    if (admin) {
+      if (/^[1-9][0-9]*$/.test(wanted)) {
+        ahead = await get(`/v1/teams/${wanted}`).then((r) => r.data, (error) => {
+          if (error.status === 404) return null;
+          throw error;
+        });
+      }
+      team = ahead;
+    } else {
+      for (let pages = 0; page.nextAfter && !team && pages < 10; pages += 1) {
+        page = await teamsPage(page.nextAfter);
+        team = take(page.items).find((x) => String(x.id) === wanted) || null;
+      }
+    }
+  }
+  // Without an option for none, a team that cannot be found gives way to the first one.
+  if (!team && anyLabel === null) team = listed[0] || null;
+  const option = (x) => h("option", { value: String(x.id), selected: team !== null && x.id === team.id }, x.name);
+  const wrapper = field({ label, name, options: anyLabel === null ? [] : [{ value: "", label: anyLabel, selected: !team }] });
+  const select = wrapper.control;
+  if (ahead) ids.add(ahead.id);
+  select.append(...(ahead ? [ahead, ...listed] : listed).map(option));
+  const more = h("div", { class: "actions" });
+  const fill = (cursor) => replace(more, cursor ? button(t("staff.moreTeams"), async (event) => {
+    const trigger = event.currentTarget;
+    trigger.disabled = true;
+    try {
+      page = await teamsPage(cursor);
+      const added = take(page.items);
+      select.append(...added.map(option));
+      box.count = select.options.length - (anyLabel === null ? 0 : 1);
+      announce(t("staff.moreTeamsShown", { count: added.length }));
+      fill(page.nextAfter);
+      if (page.nextAfter) more.querySelector("button").focus();
+      else select.focus();
+    } catch (error) {
+      trigger.disabled = false;
+      announce(problemMessage(error));
+    }
+  }) : null);
+  fill(page.nextAfter);
+  const box = h("div", { class: "team-choice" }, wrapper, more);
+  box.control = select;
+  box.team = team;
+  box.count = select.options.length - (anyLabel === null ? 0 : 1);
   return box;
 }
 

@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -241,6 +242,25 @@ def short_token_server():
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+
+
+def listen(page, path):
+    """Every GET of `path` the page sends, as its query, and the `nextAfter` of each answer, in order."""
+    asked, answers = [], []
+
+    def on_request(request):
+        url = urlparse(request.url)
+        if request.method == "GET" and url.path == path:
+            asked.append({k: v[0] for k, v in parse_qs(url.query, keep_blank_values=True).items()})
+
+    def on_response(response):
+        url = urlparse(response.url)
+        if response.request.method == "GET" and url.path == path and response.ok:
+            answers.append(response.json())
+
+    page.on("request", on_request)
+    page.on("response", on_response)
+    return asked, answers
 
 
 def save_screenshot(page, name):

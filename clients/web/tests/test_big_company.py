@@ -1,35 +1,17 @@
 """A company of 10,000 employees (sgbench's synthetic company, on a second server that scripts/web-check.sh
 starts): the admins' long lists read one page at a time through the API's cursor and never the whole table. The
 requests each screen sends are counted with their `limit`, and so are the rows in the page, before and after
-"Show more"."""
-from urllib.parse import parse_qs, urlparse
+"Show more". The teams, whose answers hold every member, are never asked for whole: always a page (`limit`) or
+the one team of an employee (`member`)."""
+import re
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import BIG_ADMIN, BIG_PASSWORD, BIG_URL, Api
-from pages import AppPage, EmployeesPage, LoginPage, QueuePage
+from conftest import BIG_ADMIN, BIG_PASSWORD, BIG_URL, Api, listen
+from pages import AppPage, DecisionPage, EmployeesPage, LoginPage, QueuePage
 
 pytestmark = pytest.mark.skipif(not BIG_URL, reason="no second server with 10,000 employees (web-check.sh starts one with sgbench)")
-
-
-def listen(page, path):
-    """Every GET of `path` the page sends, as its query, and the `nextAfter` of each answer, in order."""
-    asked, answers = [], []
-
-    def on_request(request):
-        url = urlparse(request.url)
-        if request.method == "GET" and url.path == path:
-            asked.append({k: v[0] for k, v in parse_qs(url.query, keep_blank_values=True).items()})
-
-    def on_response(response):
-        url = urlparse(response.url)
-        if response.request.method == "GET" and url.path == path and response.ok:
-            answers.append(response.json())
-
-    page.on("request", on_request)
-    page.on("response", on_response)
-    return asked, answers
 
 
 def test_ten_thousand_employees_page_without_loading_them_all(new_context):
@@ -39,6 +21,7 @@ def test_ten_thousand_employees_page_without_loading_them_all(new_context):
     assert everyone["total"] == 10_000
 
     page = new_context(base_url=BIG_URL).new_page()
+    teams_asked, _ = listen(page, "/v1/teams")
     LoginPage(page).open().log_in(BIG_ADMIN, BIG_PASSWORD)
     asked, answers = listen(page, "/v1/employees")
     AppPage(page).go("Admin")
@@ -74,6 +57,26 @@ def test_ten_thousand_employees_page_without_loading_them_all(new_context):
     AppPage(page).open("/admin/outbox")
     assert outbox_asked == [{"limit": "50"}], outbox_asked
     absences_asked, _ = listen(page, "/v1/absences")
-    AppPage(page).open("/requests/calendar")
+    AppPage(page).open("/requests/calendar?team=")
+    expect(page.locator("table.month-grid caption")).to_have_text(re.compile("^Who is away, "))
     expect(page.locator("table.month-grid tbody tr")).to_have_count(50)
     assert len(absences_asked) == 1 and absences_asked[0]["limit"] == "50", absences_asked
+
+    # The queue's team filter, the calendar's chooser and the admins' list of teams read a page of 50 teams.
+    assert teams_asked and all(q == {"limit": "50"} for q in teams_asked), teams_asked
+    AppPage(page).open("/admin/teams")
+    assert teams_asked[-1] == {"limit": "50"}, teams_asked
+    expect(page.get_by_role("region", name="Teams").first).to_be_visible()
+
+    # The decision screen reads the requester's own team (`member`), and who of that team is away.
+    first = api.get("/v1/holidays?status=pending&limit=1", token)["items"]
+    assert first, "sgbench seeds pending requests"
+    asked_before = len(teams_asked)
+    AppPage(page).open(f"/requests/{first[0]['id']}")
+    decision = DecisionPage(page).wait()
+    expect(decision.away).to_contain_text(re.compile(r"In the team |This employee is in no team\."))
+    assert teams_asked[asked_before:] == [{"member": str(first[0]["employeeId"])}], teams_asked[asked_before:]
+
+    # Not once, on any screen, were the teams asked for whole.
+    whole = [q for q in teams_asked if "limit" not in q and "member" not in q]
+    assert not whole, whole

@@ -52,7 +52,7 @@ def test_an_hr_admins_month(new_context, api):
     team = teams.create("Support")
     team.add("approvers", "ines", "Inês Gonçalves")
     team.add("members", "maria", "María Peña")
-    support = [t for t in api.get("/v1/teams", token) if t["name"] == "Support"]
+    support = [t for t in api.get("/v1/teams?limit=200", token) if t["name"] == "Support"]
     assert len(support) == 1
     assert [a["username"] for a in support[0]["approvers"]] == ["ines"]
     assert [m["username"] for m in support[0]["members"]] == ["maria"]

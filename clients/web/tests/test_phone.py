@@ -64,7 +64,7 @@ def test_the_approvers_and_admins_screens_on_a_phone(new_context, api):
     request = new_request(api, "carmen", weeks_ahead=26)
     token = api.login("admin")
     bob = employee_id(api, token, "bob")
-    team = api.get("/v1/teams", token)[0]["id"]
+    team = api.get("/v1/teams?limit=1", token)[0]["id"]
     context = new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1)
     page = context.new_page()
     LoginPage(page).open().log_in("admin")

@@ -1,6 +1,6 @@
 """Each section for the role the server allows: an employee who decides nobody's requests sees neither "Requests"
 nor "Admin", their addresses say they are not for them, and the API refuses the routes behind them (403) when
-tried by hand; an approver sees "Requests" but not "Admin". Hiding is not the permission: the server decides."""
+tried by hand; an approver sees "Requests" but not "Admin", and reads only the teams they decide for. Hiding is not the permission: the server decides."""
 from playwright.sync_api import expect
 
 from conftest import new_request
@@ -27,6 +27,8 @@ def test_an_employee_who_decides_nothing_sees_neither_section_and_the_api_refuse
         ("POST", f"/v1/holidays/{someone_elses['id']}/reject"): {"reason": "No"},
         ("POST", f"/v1/holidays/{someone_elses['id']}/revert"): {},
         ("GET", "/v1/teams"): None,
+        ("GET", "/v1/teams?limit=50"): None,
+        ("GET", f"/v1/teams?member={someone_elses['employeeId']}"): None,
         ("POST", "/v1/teams"): {"name": "Mine"},
         ("GET", "/v1/outbox/messages"): None,
         ("POST", "/v1/outbox/retry-dead"): None,
@@ -60,5 +62,8 @@ def test_an_approver_sees_requests_but_not_admin(page, api):
     home.go("Requests", QueuePage)
     page.goto("/admin/teams")
     expect(AppPage(page).wait().heading).to_have_text("Not for your account")
-    assert api.call("GET", "/v1/teams", api.login(username))[0] == 403
+    # The teams he decides for are his to read (Sales), and no other; an admin's own screen stays closed.
+    token = api.login(username)
+    assert [team["name"] for team in api.get("/v1/teams?limit=50", token)] == ["Sales"]
+    assert api.call("GET", "/v1/teams/1", token)[0] == 403
     assert api.call("GET", "/v1/outbox/messages", api.login(username))[0] == 403

@@ -1,18 +1,29 @@
-// Admin: the teams (GET /v1/teams) with how many members each has, who approves, and whether an admin decides
-// after the approver (two stages); a new team (POST /v1/teams), which then gets its members and approvers on
-// its own screen.
+// Admin: the teams (GET /v1/teams?limit=) by name, a page at a time ("Show more" reads the next, after the last
+// name), with how many members each has, who approves, and whether an admin decides after the approver (two
+// stages); a new team (POST /v1/teams), which then gets its members and approvers on its own screen.
 import { h, append } from "../dom.js";
 import { t } from "../i18n.js";
-import { api, get } from "../api.js";
+import { api } from "../api.js";
 import { navigate } from "../router.js";
 import { setFlash, takeFlash } from "../shell.js";
-import { heading, section, field, formErrors, button, fullName, empty } from "../ui.js";
-import { adminNav } from "../staff.js";
+import { heading, section, field, formErrors, button, fullName } from "../ui.js";
+import { adminNav, pagedList, teamsPage } from "../staff.js";
 import { formatList } from "../format.js";
 
 export default {
   async render(view) {
-    const { data: teams } = await get("/v1/teams");
+    const list = await pagedList({
+      load: (after) => teamsPage(after),
+      item: (team) => h("li", {},
+        h("a", { href: `/admin/teams/${team.id}` }, team.name),
+        h("p", { class: "muted" }, [
+          t("adminTeams.members", { count: team.members.length }),
+          team.approvers.length ? t("adminTeams.approvedBy", { who: formatList(team.approvers.map(fullName)) }) : t("adminTeams.noApprover"),
+          team.twoStage ? t("adminTeams.twoStageShort") : t("adminTeams.oneStageShort"),
+        ].join(" · "))),
+      empty: t("adminTeams.none"),
+      className: "plain teams",
+    });
     const flash = takeFlash();
     const name = field({ label: t("adminTeams.name"), name: "name", required: true, maxlength: 60 });
     const twoStage = field({ label: t("adminTeams.twoStage"), name: "twoStage", type: "checkbox", hint: t("adminTeams.twoStageHint") });
@@ -41,15 +52,7 @@ export default {
       heading(t("adminTeams.title")),
       adminNav(),
       flash ? h("p", { class: "notice-box success", role: "status" }, flash) : null,
-      section(t("adminTeams.list"), teams.length
-        ? h("ul", { class: "plain teams" }, teams.map((team) => h("li", {},
-          h("a", { href: `/admin/teams/${team.id}` }, team.name),
-          h("p", { class: "muted" }, [
-            t("adminTeams.members", { count: team.members.length }),
-            team.approvers.length ? t("adminTeams.approvedBy", { who: formatList(team.approvers.map(fullName)) }) : t("adminTeams.noApprover"),
-            team.twoStage ? t("adminTeams.twoStageShort") : t("adminTeams.oneStageShort"),
-          ].join(" · ")))))
-        : empty(t("adminTeams.none"))),
+      section(t("adminTeams.list"), list),
       section(t("adminTeams.new"), form));
   },
 };

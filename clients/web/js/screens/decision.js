@@ -11,7 +11,7 @@ import { refreshScreen } from "../router.js";
 import { announce } from "../shell.js";
 import { problemMessage } from "../problems.js";
 import { heading, section, field, button, statusBadge, requestDates, leaveTypeName, fullName, balanceList, empty, statusName } from "../ui.js";
-import { requestsNav } from "../staff.js";
+import { requestsNav, teamOf } from "../staff.js";
 
 /**
  * The moves the caller may make on `request`: "Approve", "Reject" (which asks for the reason first, the one
@@ -95,26 +95,29 @@ export function decisionControls(request, { etag = null, note = false, described
   return box;
 }
 
+// The statuses in which a request is counted in its employee's balance (as pending or as approved).
+const counted = ["pending", "approved-by-manager", "approved"];
+
 /** The years a request touches, as the server counted them ("2026", "2027"). */
 function yearsOf(request) {
   return Object.keys(request.workingDaysByYear).map(Number).sort();
 }
 
 /**
- * Who else is away on the request's days. An admin reads the requester's team from the teams and its absences
- * (GET /v1/absences?team=, which shows a private leave type only as "away"); an approver, to whom the server
- * does not name their teams, reads the requests of the people they decide for (GET /v1/holidays?year=) and
- * keeps those sharing a day, a private leave type again shown only as "away".
+ * Who else of the requester's team is away on the request's days. The team is the requester's own
+ * (GET /v1/teams?member=, which the server answers an admin and the requester's approver or their substitute).
+ * An admin reads its absences (GET /v1/absences?team=, which shows a private leave type only as "away", and
+ * pending requests too); an approver, to whom the server shows only approved absences there, reads the team's
+ * requests of the years concerned (GET /v1/holidays?team=&year=) and keeps those sharing a day, a private leave
+ * type again shown only as "away". A few pages at most: one team's people.
  */
 async function awayAlongside(request, context) {
   const overlaps = (a) => a.startDate <= request.endDate && a.endDate >= request.startDate;
   const rows = [];
-  let scope;
+  const team = await teamOf(request.employeeId);
+  if (!team) return section(t("decide.away"), empty(t("decide.noTeam")));
+  const scope = t("decide.awayInTeam", { team: team.name });
   if (context.roles.admin) {
-    const { data: teams } = await get("/v1/teams");
-    const team = teams.find((x) => x.members.some((m) => m.id === request.employeeId));
-    if (!team) return section(t("decide.away"), empty(t("decide.noTeam")));
-    scope = t("decide.awayInTeam", { team: team.name });
     let after = null;
     for (let pages = 0; pages < 5; pages += 1) {
       const { data } = await get(`/v1/absences?from=${request.startDate}&to=${request.endDate}&team=${team.id}&limit=200${after ? `&after=${after}` : ""}`);
@@ -126,16 +129,15 @@ async function awayAlongside(request, context) {
       if (!after) break;
     }
   } else {
-    scope = t("decide.awayInYourTeams");
     const { data: types } = await get("/v1/leave-types");
     const hidden = new Set(types.filter((x) => x.private).map((x) => x.id));
     for (const year of yearsOf(request)) {
       let after = null;
       for (let pages = 0; pages < 5; pages += 1) {
-        const { data } = await get(`/v1/holidays?year=${year}&limit=200${after ? `&after=${after}` : ""}`);
+        const { data } = await get(`/v1/holidays?team=${team.id}&year=${year}&limit=200${after ? `&after=${after}` : ""}`);
         for (const r of data.items) {
           if (r.id === request.id || r.employeeId === request.employeeId || !overlaps(r)) continue;
-          if (!["pending", "approved-by-manager", "approved"].includes(r.status) || rows.some((x) => x.id === r.id)) continue;
+          if (!counted.includes(r.status) || rows.some((x) => x.id === r.id)) continue;
           rows.push({ id: r.id, person: r.employee, ...r, kind: r.status === "approved" ? "approved" : "pending", type: hidden.has(r.leaveTypeId) ? null : r.leaveTypeName });
         }
         after = data.nextAfter;
@@ -151,9 +153,6 @@ async function awayAlongside(request, context) {
         h("span", { class: a.kind === "approved" ? "tag tag-ok" : "tag" }, t(`decide.awayKind.${a.kind}`)))))
       : empty(t("decide.nobodyAway")));
 }
-
-// The statuses in which a request is counted in its employee's balance (as pending or as approved).
-const counted = ["pending", "approved-by-manager", "approved"];
 
 /**
  * The year's remaining days before the request and after it is approved. The server's `remaining` already holds

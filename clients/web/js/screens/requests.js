@@ -1,8 +1,9 @@
 // The approvers' queue (GET /v1/holidays): the requests the caller decides, by default those pending, a page at
-// a time through the server's cursor (`nextAfter`), filtered by status, team (admins, who read the teams), leave
-// type, year and employee, the filters kept in the address. Each request can be approved, rejected with a reason
-// or reverted from its row, as the server's `allowedActions` allow, or opened on its own decision screen. An
-// admin's queue of pending requests also says how many approved by a manager wait for the second stage.
+// a time through the server's cursor (`nextAfter`), filtered by status, team (the teams read a page at a time:
+// every team for an admin, their own for an approver), leave type, year and employee, the filters kept in the
+// address. Each request can be approved, rejected with a reason or reverted from its row, as the server's
+// `allowedActions` allow, or opened on its own decision screen. An admin's queue of pending requests also says how
+// many approved by a manager wait for the second stage.
 import { h, append, replace } from "../dom.js";
 import { t } from "../i18n.js";
 import { get } from "../api.js";
@@ -10,7 +11,7 @@ import { formatDays, formatInstant, formatList, localToday } from "../format.js"
 import { navigate } from "../router.js";
 import { announce } from "../shell.js";
 import { heading, field, button, statusBadge, requestDates, leaveTypeName, fullName } from "../ui.js";
-import { requestsNav, pagedList, employeePicker } from "../staff.js";
+import { requestsNav, pagedList, employeePicker, teamChoice } from "../staff.js";
 import { companyToday } from "./home.js";
 import { decisionControls } from "./decision.js";
 
@@ -61,7 +62,12 @@ export default {
     const secondStage = context.roles.admin && filters.status === "pending";
     const [{ data: types }, teams, chosen, waiting] = await Promise.all([
       get("/v1/leave-types"),
-      context.roles.admin ? get("/v1/teams").then((r) => r.data) : Promise.resolve(null),
+      // The teams a page at a time: every team for an admin, those they decide for an approver.
+      teamChoice({ label: t("queue.team"), name: "team", chosen: filters.team, anyLabel: t("queue.anyTeam"), admin: Boolean(context.roles.admin) })
+        .catch((error) => {
+          if (error.status === 403 && !context.roles.admin) return null;
+          throw error;
+        }),
       filters.employee ? get(`/v1/employees/${encodeURIComponent(filters.employee)}`).then((r) => r.data).catch(() => null) : Promise.resolve(null),
       secondStage ? get(queuePath({ ...filters, status: "approved-by-manager" }, null, 1)).then((r) => r.data.total) : Promise.resolve(0),
     ]);
@@ -72,11 +78,7 @@ export default {
       options: [{ value: "", label: t("queue.anyStatus") }, ...statuses.map((s) => ({ value: s, label: t(`status.${s}`) }))]
         .map((o) => ({ ...o, selected: o.value === filters.status })),
     });
-    const team = teams ? field({
-      label: t("queue.team"), name: "team",
-      options: [{ value: "", label: t("queue.anyTeam") }, ...teams.map((x) => ({ value: String(x.id), label: x.name }))]
-        .map((o) => ({ ...o, selected: o.value === filters.team })),
-    }) : null;
+    const team = teams && (teams.count || filters.team) ? teams : null;
     const leaveType = field({
       label: t("queue.leaveType"), name: "leaveType",
       options: [{ value: "", label: t("queue.anyLeaveType") }, ...types.map((x) => ({ value: String(x.id), label: leaveTypeName(x.name) }))]

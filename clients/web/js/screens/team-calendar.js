@@ -1,8 +1,9 @@
 // The team calendar: a month's grid of who is away (GET /v1/absences?from=&to=&team=), one row per employee, a
 // page of employees at a time. Approved absences are marked away, pending ones as asked for (the server shows
 // those only to admins and to their owner); a private leave type is only "away", as the server sends it. Public
-// holidays come from each employee's holiday calendar. Admins choose the team; an approver, whom the server does
-// not tell their teams, sees everyone a page at a time. The month is kept in the address.
+// holidays come from each employee's holiday calendar. The team is chosen from the teams read a page at a time
+// (GET /v1/teams?limit=): an admin's are every team, or everyone in the company a page at a time; an approver's
+// are the teams they decide for, the first one by default. The month and the team are kept in the address.
 import { h, append, replace } from "../dom.js";
 import { t, language } from "../i18n.js";
 import { get } from "../api.js";
@@ -10,8 +11,8 @@ import { formatDate, formatDateRange, localToday } from "../format.js";
 import { navigate } from "../router.js";
 import { announce } from "../shell.js";
 import { problemMessage } from "../problems.js";
-import { heading, field, button, fullName, leaveTypeName } from "../ui.js";
-import { requestsNav } from "../staff.js";
+import { heading, button, fullName, leaveTypeName } from "../ui.js";
+import { requestsNav, teamChoice } from "../staff.js";
 import { companyToday } from "./home.js";
 
 const PAGE = 50;
@@ -81,13 +82,32 @@ export default {
     const asked = query.get("month");
     const month = /^\d{4}-(0[1-9]|1[0-2])$/.test(asked || "") ? asked : today.slice(0, 7);
     const days = daysOf(month);
-    const [{ data: company }, teams] = await Promise.all([
+    // The teams a page at a time: an admin's are every team (and "Everyone"), an approver's those they decide for.
+    const admin = Boolean(context.roles.admin);
+    const [{ data: company }, choice] = await Promise.all([
       get("/v1/company"),
-      context.roles.admin ? get("/v1/teams").then((r) => r.data) : Promise.resolve(null),
+      teamChoice({
+        label: t("calendar.team"), name: "team", admin,
+        chosen: query.has("team") ? query.get("team") : null,
+        anyLabel: admin ? t("calendar.everyone") : null,
+      }).catch((error) => {
+        // An approver the server no longer counts as one (a delegation just ended) has no teams to show.
+        if (error.status === 403 && !admin) return null;
+        throw error;
+      }),
     ]);
-    let teamId = query.get("team") || "";
-    if (teams && !query.has("team") && teams.length) teamId = String(teams[0].id);
-    const team = teams?.find((x) => String(x.id) === teamId);
+    const team = choice?.team || null;
+    const chooser = choice ? h("form", {
+      class: "form search", "aria-label": t("calendar.chooseTeam"),
+      onsubmit: (event) => {
+        event.preventDefault();
+        navigate(`/requests/calendar?month=${month}&team=${encodeURIComponent(choice.control.value)}`);
+      },
+    }, choice, button(t("calendar.show"), null, { kind: "primary", type: "submit" })) : null;
+    if (!admin && !team) {
+      append(view, heading(t("calendar.title")), requestsNav(), h("p", { class: "empty" }, t("calendar.noTeams")));
+      return;
+    }
 
     const holidays = new Map();
     const load = async (after) => {
@@ -123,25 +143,13 @@ export default {
     }) : null);
     fillMore(first.nextAfter);
 
-    const choice = teams ? field({
-      label: t("calendar.team"), name: "team",
-      options: [...teams.map((x) => ({ value: String(x.id), label: x.name })), { value: "", label: t("calendar.everyone") }]
-        .map((o) => ({ ...o, selected: o.value === (team ? String(team.id) : "") })),
-    }) : null;
-    const chooser = teams ? h("form", {
-      class: "form search", "aria-label": t("calendar.chooseTeam"),
-      onsubmit: (event) => {
-        event.preventDefault();
-        navigate(`/requests/calendar?month=${month}&team=${encodeURIComponent(choice.control.value)}`);
-      },
-    }, choice, button(t("calendar.show"), null, { kind: "primary", type: "submit" })) : null;
-    const teamQuery = teams ? `&team=${team ? team.id : ""}` : "";
+    const teamQuery = `&team=${team ? team.id : ""}`;
 
     append(view,
       heading(t("calendar.title")),
       requestsNav(),
       chooser,
-      team || teams ? null : h("p", { class: "muted" }, t("calendar.everyoneLead")),
+      team ? null : h("p", { class: "muted" }, t("calendar.everyoneLead")),
       h("nav", { class: "years", "aria-label": t("calendar.months") },
         h("a", { href: `/requests/calendar?month=${shiftMonth(month, -1)}${teamQuery}` },
           h("span", { "aria-hidden": "true" }, "←"), h("span", { class: "visually-hidden" }, t("calendar.previous")), monthName(shiftMonth(month, -1))),

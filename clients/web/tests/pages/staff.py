@@ -108,6 +108,24 @@ class TeamCalendarPage(AppPage):
     def grid(self):
         return self.page.locator("table.month-grid")
 
+    @property
+    def caption(self):
+        return self.grid.locator("caption")
+
+    @property
+    def team(self):
+        """The team chooser's select (the teams read so far)."""
+        return self.page.get_by_role("form", name="Choose the team").get_by_label("Team", exact=True)
+
+    @property
+    def more_teams(self):
+        return self.page.get_by_role("form", name="Choose the team").get_by_role("button", name="More teams")
+
+    def show_team(self, name):
+        self.team.select_option(label=name)
+        self.page.get_by_role("form", name="Choose the team").get_by_role("button", name="Show", exact=True).click()
+        return self.wait()
+
     def row(self, name):
         return self.grid.locator("tbody tr").filter(has=self.page.get_by_role("rowheader", name=re.compile("^" + re.escape(name))))
 
