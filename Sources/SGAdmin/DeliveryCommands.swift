@@ -20,12 +20,11 @@ struct OutboxCommand: AsyncParsableCommand {
             let services = context.services
             var messages: [OutboxMessage] = []
             var after: Int64?
-            while true {
-                let page = try await services.delivery.messages(status: status, afterID: after, limit: DeliveryService.maximumLimit)
-                messages += page
-                guard page.count == DeliveryService.maximumLimit, let last = page.last else { break }
-                after = last.id
-            }
+            repeat {
+                let page = try await services.delivery.page(status: status, afterID: after, limit: DeliveryService.maximumLimit)
+                messages += page.items
+                after = page.nextAfterID
+            } while after != nil
             Output(
                 columns: ["id", "status", "channel", "event", "to", "attempts", "created_at", "next_attempt_at", "sent_at", "last_error"],
                 rows: messages.map {

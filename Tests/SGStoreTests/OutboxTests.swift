@@ -20,6 +20,22 @@ import Testing
         Actor(employeeID: employee.id, name: employee.username, isAdmin: employee.isAdmin)
     }
 
+    /// A page says whether more follow even at the largest limit, and counts the outbox it was read from.
+    @Test func aFullPageAtTheLargestLimitPointsToTheNext() async throws {
+        let f = try await Fixture.make()
+        let limit = DeliveryService.maximumLimit
+        try await f.services.delivery.store.write { tx in
+            for n in 0...limit {
+                try tx.enqueue(OutboxDraft(channel: .email, event: .holidayRequested, address: "m\(n)@example.com", body: "\(n)"), at: f.clock.now())
+            }
+        }
+        let first = try await f.services.delivery.page(limit: limit)
+        #expect(first.items.count == limit && first.nextAfterID == first.items.last?.id)
+        #expect(first.counts[.pending] == limit + 1)
+        let last = try await f.services.delivery.page(afterID: first.nextAfterID, limit: limit)
+        #expect(last.items.map(\.draft.address) == ["m\(limit)@example.com"] && last.nextAfterID == nil)
+    }
+
     /// A claim reads the due messages in order from outbox_due and stops at its limit, however many are pending: not
     /// all of them sorted each time (a notice to 100,000 employees went out at 20 e-mails a second that way).
     @Test(.enabled(if: !TestEngine.isPostgres, "reads SQLite's query plans")) func aClaimReadsOnlyTheDueMessagesItTakes() async throws {

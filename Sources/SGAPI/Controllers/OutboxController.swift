@@ -18,14 +18,10 @@ struct OutboxController {
             }
             let after = try request.integerQuery("after", in: 0...Int(Int64.max)).map(Int64.init)
             let limit = try request.integerQuery("limit", in: 1...DeliveryService.maximumLimit) ?? 50
-            let delivery = services.core.delivery
-            // One more than asked tells whether a next page exists.
-            let found = try await delivery.messages(status: status, afterID: after, limit: min(limit + 1, DeliveryService.maximumLimit))
-            let page = Array(found.prefix(limit))
-            let counts = try await delivery.counts()
+            let page = try await services.core.delivery.page(status: status, afterID: after, limit: limit)
             return try JSON.response(DTO.OutboxPage(
-                items: page.map(DTO.OutboxMessageBody.init), nextAfter: found.count > limit ? page.last?.id : nil,
-                counts: Dictionary(uniqueKeysWithValues: OutboxStatus.allCases.map { ($0.rawValue, counts[$0] ?? 0) })))
+                items: page.items.map(DTO.OutboxMessageBody.init), nextAfter: page.nextAfterID,
+                counts: Dictionary(uniqueKeysWithValues: OutboxStatus.allCases.map { ($0.rawValue, page.counts[$0] ?? 0) })))
         }
 
         group.get("/outbox/messages/:id") { _, context in

@@ -167,10 +167,26 @@ public struct DeliveryService: Sendable {
     // MARK: Operators
 
     public func messages(status: OutboxStatus? = nil, afterID: Int64? = nil, limit: Int = 100) async throws -> [OutboxMessage] {
-        guard (1...Self.maximumLimit).contains(limit) else {
-            throw SGError.invalid(field: "limit", message: "must be between 1 and \(Self.maximumLimit)")
-        }
+        try Self.checkLimit(limit)
         return try await store.read { tx in try tx.outboxMessages(status: status, afterID: afterID, limit: limit) }
+    }
+
+    /// Up to `limit` messages by id after `afterID`, whether more follow, and how many each status holds, read in one
+    /// transaction so that the counts describe the same outbox as the page.
+    public func page(status: OutboxStatus? = nil, afterID: Int64? = nil, limit: Int) async throws -> OutboxPage {
+        try Self.checkLimit(limit)
+        return try await store.read { tx in
+            // One more than asked tells whether a next page exists.
+            let found = try tx.outboxMessages(status: status, afterID: afterID, limit: limit + 1)
+            let items = Array(found.prefix(limit))
+            return OutboxPage(items: items, nextAfterID: found.count > limit ? items.last?.id : nil, counts: try tx.outboxCounts())
+        }
+    }
+
+    private static func checkLimit(_ limit: Int) throws {
+        guard (1...maximumLimit).contains(limit) else {
+            throw SGError.invalid(field: "limit", message: "must be between 1 and \(maximumLimit)")
+        }
     }
 
     public func message(id: Int64) async throws -> OutboxMessage {

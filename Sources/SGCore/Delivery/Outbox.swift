@@ -35,6 +35,14 @@ public enum OutboxStatus: String, Sendable, CaseIterable, Codable {
     case dead
 }
 
+/// A page of the outbox: its messages, the id to read the next page after (nil on the last), and the number of
+/// messages in each status, all of the outbox.
+public struct OutboxPage: Sendable {
+    public let items: [OutboxMessage]
+    public let nextAfterID: Int64?
+    public let counts: [OutboxStatus: Int]
+}
+
 /// A message to be written into the outbox in the transaction of the event it reports.
 public struct OutboxDraft: Sendable, Equatable {
     public var channel: DeliveryChannel
