@@ -62,14 +62,8 @@ enum JSON {
         guard String(validating: data, as: UTF8.self) != nil else {
             throw SGError.malformed("The body is not valid UTF-8 text.")
         }
-        // The keys alone, without reading the values: a number beyond Double or a lone surrogate in an unknown
-        // field must not hide it from this check.
-        if let keys = try? JSONDecoder().decode(TopLevelKeys.self, from: data).keys,
-           let unknown = keys.sorted().first(where: { !T.fields.contains($0) }) {
-            throw SGError.invalid(field: unknown, message: "is not \(T.what); send any of \(T.fields.joined(separator: ", "))")
-        }
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try JSONDecoder().decode(KnownFields<T>.self, from: data).body
         } catch let error as SGError {
             throw error  // a body type's own check, e.g. a field that cannot be changed
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
@@ -87,11 +81,17 @@ enum JSON {
         }
     }
 
-    private struct TopLevelKeys: Decodable {
-        let keys: [String]
+    /// `Body` decoded once its keys are checked, in the same parse: the keys are read before any value, so that a
+    /// number beyond Double or a lone surrogate in an unknown field cannot hide it from the check.
+    private struct KnownFields<Body: JSONObjectBody>: Decodable {
+        let body: Body
 
         init(from decoder: any Decoder) throws {
-            keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+            let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+            if let unknown = keys.sorted().first(where: { !Body.fields.contains($0) }) {
+                throw SGError.invalid(field: unknown, message: "is not \(Body.what); send any of \(Body.fields.joined(separator: ", "))")
+            }
+            body = try Body(from: decoder)
         }
     }
 
