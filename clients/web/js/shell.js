@@ -85,8 +85,9 @@ let flash = null;
 export function setFlash(text) {
   flash = text;
 }
+/** The message set for this screen, once, as its status line; null when there is none. */
 export function takeFlash() {
   const text = flash;
   flash = null;
-  return text;
+  return text ? h("p", { class: "notice-box success", role: "status" }, text) : null;
 }

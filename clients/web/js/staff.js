@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 import { get } from "./api.js";
 import { announce } from "./shell.js";
 import { problemMessage } from "./problems.js";
-import { button, field, fullName } from "./ui.js";
+import { button, empty, field, fullName } from "./ui.js";
 
 const requestPages = [
   ["queue", "/requests"],
@@ -76,7 +76,7 @@ export async function pagedList({ load, item, empty: emptyText, className = "pla
   };
   list.append(...first.items.map(item));
   fill(first.nextAfter);
-  replace(box, first.items.length ? list : h("p", { class: "empty" }, emptyText), more);
+  replace(box, first.items.length ? list : empty(emptyText), more);
   box.page = first;
   return box;
 }
@@ -189,7 +189,7 @@ export function employeePicker({ label, name, onPick, active = true, actionLabel
     try {
       const { data } = await get(`/v1/employees?limit=20&q=${encodeURIComponent(q)}${active ? "&active=true" : ""}`);
       if (!data.items.length) {
-        replace(results, h("p", { class: "empty" }, t("people.none")));
+        replace(results, empty(t("people.none")));
         return;
       }
       replace(results, h("ul", { class: "plain picks" }, data.items.map((person) => h("li", {},

@@ -3,7 +3,7 @@
 // a field's error is tied to it with aria-describedby and aria-invalid.
 import { h, uid, replace } from "./dom.js";
 import { t, has } from "./i18n.js";
-import { formatDate, formatDateRange, formatDays, formatInstant, localToday } from "./format.js";
+import { formatDate, formatDateRange, formatDays, formatInstant, formatList, localToday } from "./format.js";
 import { problemMessage } from "./problems.js";
 import { get } from "./api.js";
 
@@ -184,4 +184,32 @@ export function section(title, ...children) {
 
 export function empty(text) {
   return h("p", { class: "empty" }, text);
+}
+
+/**
+ * A request's facts as a description list: status, dates, working days (per year when it spans two), leave
+ * type, comment, when it was asked for and decided, who decides. `leading` adds rows before them, given `row`.
+ */
+export function requestSummary(request, leading = () => null) {
+  const row = (label, ...value) => [h("dt", {}, label), h("dd", {}, ...value)];
+  const years = Object.entries(request.workingDaysByYear);
+  return h("dl", { class: "summary" },
+    leading(row),
+    row(t("holiday.status"), statusBadge(request.status)),
+    row(t("holiday.dates"), requestDates(request)),
+    row(t("holiday.workingDays"), formatDays(request.workingDays),
+      years.length > 1 ? h("span", { class: "muted" }, ` (${years.map(([year, days]) => `${year}: ${formatDays(days)}`).join(", ")})`) : null),
+    row(t("holiday.leaveType"), leaveTypeName(request.leaveTypeName)),
+    request.comment ? row(t("holiday.comment"), request.comment) : null,
+    row(t("holiday.requestedAt"), formatInstant(request.createdAt)),
+    request.decidedBy ? row(t("holiday.decided"), t("holiday.decidedBy", { who: request.decidedBy, when: formatInstant(request.decidedAt) })) : null,
+    request.approvers.length ? row(t("holiday.approvers"), formatList(request.approvers.map(fullName))) : null);
+}
+
+/** A request's history, oldest move first, with who moved it, when, and their note. */
+export function requestHistory(request) {
+  return section(t("holiday.history"), h("ol", { class: "history" }, request.history.map((event) => h("li", {},
+    h("p", {}, h("strong", {}, event.from ? t("holiday.moved", { from: statusName(event.from), to: statusName(event.to) }) : t("holiday.created", { to: statusName(event.to) }))),
+    h("p", { class: "muted" }, t("holiday.by", { who: event.actor, when: formatInstant(event.at) })),
+    event.note ? h("p", { class: "note" }, event.note) : null))));
 }

@@ -36,7 +36,7 @@ export default {
     append(view,
       heading(t("adminEmployee.title", { name: fullName(person) })),
       adminNav(),
-      flash ? h("p", { class: "notice-box success", role: "status" }, flash) : null,
+      flash,
       h("p", { class: "muted" }, [person.username, person.isActive ? t("adminEmployee.activeNow") : t("adminEmployee.inactiveNow"), person.isAdmin ? t("adminEmployee.adminNow") : null].filter(Boolean).join(" · ")),
       h("div", { class: "cards two" },
         detailsSection(person),

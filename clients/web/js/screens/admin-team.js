@@ -86,7 +86,7 @@ export default {
     append(view,
       heading(t("adminTeams.teamTitle", { name: team.name })),
       adminNav(),
-      flash ? h("p", { class: "notice-box success", role: "status" }, flash) : null,
+      flash,
       h("div", { class: "cards" },
         section(t("adminTeams.settings"), form),
         people("approvers"),

@@ -51,7 +51,7 @@ export default {
     append(view,
       heading(t("adminTeams.title")),
       adminNav(),
-      flash ? h("p", { class: "notice-box success", role: "status" }, flash) : null,
+      flash,
       section(t("adminTeams.list"), list),
       section(t("adminTeams.new"), form));
   },

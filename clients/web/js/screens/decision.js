@@ -6,11 +6,11 @@
 import { h, append } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, get, newKey } from "../api.js";
-import { formatDays, formatInstant, formatList } from "../format.js";
+import { formatDays, formatList } from "../format.js";
 import { refreshScreen } from "../router.js";
 import { announce } from "../shell.js";
 import { problemMessage } from "../problems.js";
-import { heading, section, field, button, statusBadge, requestDates, leaveTypeName, fullName, balanceList, empty, statusName } from "../ui.js";
+import { heading, section, field, button, statusBadge, requestDates, leaveTypeName, fullName, balanceList, empty, requestSummary, requestHistory } from "../ui.js";
 import { requestsNav, teamOf } from "../staff.js";
 
 /**
@@ -111,6 +111,17 @@ function yearsOf(request) {
  * requests of the years concerned (GET /v1/holidays?team=&year=) and keeps those sharing a day, a private leave
  * type again shown only as "away". A few pages at most: one team's people.
  */
+/** Each item of up to five pages of 200 from `path` (a query already begun), following `nextAfter`. */
+async function eachPage(path, each) {
+  let after = null;
+  for (let pages = 0; pages < 5; pages += 1) {
+    const { data } = await get(`${path}&limit=200${after ? `&after=${after}` : ""}`);
+    data.items.forEach(each);
+    after = data.nextAfter;
+    if (!after) break;
+  }
+}
+
 async function awayAlongside(request, context) {
   const overlaps = (a) => a.startDate <= request.endDate && a.endDate >= request.startDate;
   const rows = [];
@@ -118,31 +129,19 @@ async function awayAlongside(request, context) {
   if (!team) return section(t("decide.away"), empty(t("decide.noTeam")));
   const scope = t("decide.awayInTeam", { team: team.name });
   if (context.roles.admin) {
-    let after = null;
-    for (let pages = 0; pages < 5; pages += 1) {
-      const { data } = await get(`/v1/absences?from=${request.startDate}&to=${request.endDate}&team=${team.id}&limit=200${after ? `&after=${after}` : ""}`);
-      for (const row of data.items) {
-        if (row.employee.id === request.employeeId) continue;
-        for (const a of row.absences) rows.push({ person: row.employee, ...a, kind: a.status === "confirmed" ? "approved" : "pending", type: a.leaveType });
-      }
-      after = data.nextAfter;
-      if (!after) break;
-    }
+    await eachPage(`/v1/absences?from=${request.startDate}&to=${request.endDate}&team=${team.id}`, (row) => {
+      if (row.employee.id === request.employeeId) return;
+      for (const a of row.absences) rows.push({ person: row.employee, ...a, kind: a.status === "confirmed" ? "approved" : "pending", type: a.leaveType });
+    });
   } else {
     const { data: types } = await get("/v1/leave-types");
     const hidden = new Set(types.filter((x) => x.private).map((x) => x.id));
     for (const year of yearsOf(request)) {
-      let after = null;
-      for (let pages = 0; pages < 5; pages += 1) {
-        const { data } = await get(`/v1/holidays?team=${team.id}&year=${year}&limit=200${after ? `&after=${after}` : ""}`);
-        for (const r of data.items) {
-          if (r.id === request.id || r.employeeId === request.employeeId || !overlaps(r)) continue;
-          if (!counted.includes(r.status) || rows.some((x) => x.id === r.id)) continue;
-          rows.push({ id: r.id, person: r.employee, ...r, kind: r.status === "approved" ? "approved" : "pending", type: hidden.has(r.leaveTypeId) ? null : r.leaveTypeName });
-        }
-        after = data.nextAfter;
-        if (!after) break;
-      }
+      await eachPage(`/v1/holidays?team=${team.id}&year=${year}`, (r) => {
+        if (r.id === request.id || r.employeeId === request.employeeId || !overlaps(r)) return;
+        if (!counted.includes(r.status) || rows.some((x) => x.id === r.id)) return;
+        rows.push({ person: r.employee, ...r, kind: r.status === "approved" ? "approved" : "pending", type: hidden.has(r.leaveTypeId) ? null : r.leaveTypeName });
+      });
     }
   }
   return section(t("decide.away"),
@@ -173,19 +172,8 @@ function beforeAndAfter(request, balance) {
 export default {
   async render(view, params, query, context) {
     const { data: request, etag } = await get(`/v1/holidays/${encodeURIComponent(params.id)}`);
-    const row = (label, ...value) => [h("dt", {}, label), h("dd", {}, ...value)];
-    const years = Object.entries(request.workingDaysByYear);
-    const details = h("dl", { class: "summary" },
-      row(t("decide.employee"), h("a", { href: `/people/${request.employee.id}` }, fullName(request.employee)), h("span", { class: "muted" }, ` · ${request.employee.username}`)),
-      row(t("holiday.status"), statusBadge(request.status)),
-      row(t("holiday.dates"), requestDates(request)),
-      row(t("holiday.workingDays"), formatDays(request.workingDays),
-        years.length > 1 ? h("span", { class: "muted" }, ` (${years.map(([year, days]) => `${year}: ${formatDays(days)}`).join(", ")})`) : null),
-      row(t("holiday.leaveType"), leaveTypeName(request.leaveTypeName)),
-      request.comment ? row(t("holiday.comment"), request.comment) : null,
-      row(t("holiday.requestedAt"), formatInstant(request.createdAt)),
-      request.decidedBy ? row(t("holiday.decided"), t("holiday.decidedBy", { who: request.decidedBy, when: formatInstant(request.decidedAt) })) : null,
-      request.approvers.length ? row(t("holiday.approvers"), formatList(request.approvers.map(fullName))) : null);
+    const details = requestSummary(request, (row) => row(t("decide.employee"),
+      h("a", { href: `/people/${request.employee.id}` }, fullName(request.employee)), h("span", { class: "muted" }, ` · ${request.employee.username}`)));
 
     const controls = decisionControls(request, {
       etag, note: true,
@@ -217,10 +205,7 @@ export default {
       away = section(t("decide.away"), h("p", { class: "field-error" }, problemMessage(error)));
     }
 
-    const history = section(t("holiday.history"), h("ol", { class: "history" }, request.history.map((event) => h("li", {},
-      h("p", {}, h("strong", {}, event.from ? t("holiday.moved", { from: statusName(event.from), to: statusName(event.to) }) : t("holiday.created", { to: statusName(event.to) }))),
-      h("p", { class: "muted" }, t("holiday.by", { who: event.actor, when: formatInstant(event.at) })),
-      event.note ? h("p", { class: "note" }, event.note) : null))));
+    const history = requestHistory(request);
 
     append(view,
       heading(t("decide.title", { name: fullName(request.employee), type: leaveTypeName(request.leaveTypeName), dates: requestDates(request) })),

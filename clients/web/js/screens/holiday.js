@@ -4,37 +4,23 @@
 import { h, append } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, get, newKey } from "../api.js";
-import { formatDays, formatInstant, formatList } from "../format.js";
+import { formatDays } from "../format.js";
 import { refreshScreen } from "../router.js";
 import { announce } from "../shell.js";
 import { problemMessage } from "../problems.js";
-import { heading, section, statusBadge, requestDates, leaveTypeName, fullName, button, statusName } from "../ui.js";
+import { heading, section, button, requestDates, leaveTypeName, requestSummary, requestHistory } from "../ui.js";
 
 export default {
   async render(view, params) {
     const { data: request, etag } = await get(`/v1/holidays/${encodeURIComponent(params.id)}`);
-    const row = (label, ...value) => [h("dt", {}, label), h("dd", {}, ...value)];
-    const years = Object.entries(request.workingDaysByYear);
-    const details = h("dl", { class: "summary" },
-      row(t("holiday.status"), statusBadge(request.status)),
-      row(t("holiday.dates"), requestDates(request)),
-      row(t("holiday.workingDays"), formatDays(request.workingDays),
-        years.length > 1 ? h("span", { class: "muted" }, ` (${years.map(([year, days]) => `${year}: ${formatDays(days)}`).join(", ")})`) : null),
-      row(t("holiday.leaveType"), leaveTypeName(request.leaveTypeName)),
-      request.comment ? row(t("holiday.comment"), request.comment) : null,
-      row(t("holiday.requestedAt"), formatInstant(request.createdAt)),
-      request.decidedBy ? row(t("holiday.decided"), t("holiday.decidedBy", { who: request.decidedBy, when: formatInstant(request.decidedAt) })) : null,
-      request.approvers.length ? row(t("holiday.approvers"), formatList(request.approvers.map(fullName))) : null);
+    const details = requestSummary(request);
 
     const balances = request.balances.length
       ? section(t("holiday.balances"), h("ul", { class: "plain" }, request.balances.map((b) => h("li", {},
         t("holiday.balanceLine", { year: b.year, remaining: formatDays(b.remaining), pending: formatDays(b.pending), approved: formatDays(b.approved) })))))
       : null;
 
-    const history = section(t("holiday.history"), h("ol", { class: "history" }, request.history.map((event) => h("li", {},
-      h("p", {}, h("strong", {}, event.from ? t("holiday.moved", { from: statusName(event.from), to: statusName(event.to) }) : t("holiday.created", { to: statusName(event.to) }))),
-      h("p", { class: "muted" }, t("holiday.by", { who: event.actor, when: formatInstant(event.at) })),
-      event.note ? h("p", { class: "note" }, event.note) : null))));
+    const history = requestHistory(request);
 
     const message = h("div", { role: "alert", class: "form-alert", hidden: true });
     const actions = h("div", { class: "actions" });

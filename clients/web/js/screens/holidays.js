@@ -25,7 +25,7 @@ export default {
     append(view, 
       heading(t("holidays.title", { year: data.year })),
       stale ? staleNote(savedAt) : null,
-      flash ? h("p", { class: "notice-box success", role: "status" }, flash) : null,
+      flash,
       h("div", { class: "actions" },
         button(t("holidays.request"), () => navigate("/holidays/new"), { kind: "primary" })),
       h("nav", { class: "years", "aria-label": t("holidays.years") },

@@ -10,7 +10,7 @@ import { get } from "../api.js";
 import { formatDays, formatInstant, formatList, localToday } from "../format.js";
 import { navigate } from "../router.js";
 import { announce } from "../shell.js";
-import { heading, field, button, statusBadge, requestDates, leaveTypeName, fullName } from "../ui.js";
+import { heading, field, button, statusBadge, statusName, requestDates, leaveTypeName, fullName } from "../ui.js";
 import { requestsNav, pagedList, employeePicker, teamChoice } from "../staff.js";
 import { companyToday } from "./home.js";
 import { decisionControls } from "./decision.js";
@@ -75,7 +75,7 @@ export default {
     const thisYear = Number((companyToday || localToday()).slice(0, 4));
     const status = field({
       label: t("queue.status"), name: "status",
-      options: [{ value: "", label: t("queue.anyStatus") }, ...statuses.map((s) => ({ value: s, label: t(`status.${s}`) }))]
+      options: [{ value: "", label: t("queue.anyStatus") }, ...statuses.map((s) => ({ value: s, label: statusName(s) }))]
         .map((o) => ({ ...o, selected: o.value === filters.status })),
     });
     const team = teams && (teams.count || filters.team) ? teams : null;

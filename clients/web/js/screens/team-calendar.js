@@ -11,7 +11,7 @@ import { formatDate, formatDateRange, localToday } from "../format.js";
 import { navigate } from "../router.js";
 import { announce } from "../shell.js";
 import { problemMessage } from "../problems.js";
-import { heading, button, fullName, leaveTypeName } from "../ui.js";
+import { heading, button, empty, fullName, leaveTypeName } from "../ui.js";
 import { requestsNav, teamChoice } from "../staff.js";
 import { companyToday } from "./home.js";
 
@@ -105,7 +105,7 @@ export default {
       },
     }, choice, button(t("calendar.show"), null, { kind: "primary", type: "submit" })) : null;
     if (!admin && !team) {
-      append(view, heading(t("calendar.title")), requestsNav(), h("p", { class: "empty" }, t("calendar.noTeams")));
+      append(view, heading(t("calendar.title")), requestsNav(), empty(t("calendar.noTeams")));
       return;
     }
 
@@ -156,7 +156,7 @@ export default {
         h("a", { href: `/requests/calendar?month=${shiftMonth(month, 1)}${teamQuery}` },
           h("span", { class: "visually-hidden" }, t("calendar.next")), monthName(shiftMonth(month, 1)), h("span", { "aria-hidden": "true" }, "→"))),
       h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-labelledby": captionId }, table),
-      first.items.length ? null : h("p", { class: "empty" }, t("calendar.nobody")),
+      first.items.length ? null : empty(t("calendar.nobody")),
       more,
       h("ul", { class: "legend", "aria-label": t("calendar.legend") },
         h("li", {}, h("span", { class: "swatch away-confirmed", "aria-hidden": "true" }, t("calendar.mark.confirmed.whole")), t("calendar.legend.confirmed")),
