@@ -64,9 +64,10 @@ def test_ten_thousand_employees_page_without_loading_them_all(new_context):
 
     # The queue's team filter, the calendar's chooser and the admins' list of teams read a page of 50 teams.
     assert teams_asked and all(q == {"limit": "50"} for q in teams_asked), teams_asked
+    before = len(teams_asked)
     AppPage(page).open("/admin/teams")
-    assert teams_asked[-1] == {"limit": "50"}, teams_asked
     expect(page.get_by_role("region", name="Teams").first).to_be_visible()
+    assert teams_asked[before:] == [{"limit": "50"}], teams_asked
 
     # The decision screen reads the requester's own team (`member`), and who of that team is away.
     first = api.get("/v1/holidays?status=pending&limit=1", token)["items"]
