@@ -42,18 +42,7 @@ stop_server() {
     if [ -n "$big_pid" ]; then kill "$big_pid" 2>/dev/null; wait "$big_pid" 2>/dev/null; fi
     rm -rf "$work"
 }
-free_port() {
-    "$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# Waits (bounded) until the server at $1 with process $2 answers its health check.
-wait_healthy() {
-    for _ in $(seq 1 100); do
-        curl -fsS --max-time 2 "$1/v1/health" >/dev/null 2>&1 && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.2
-    done
-    curl -fsS --max-time 2 "$1/v1/health" >/dev/null 2>&1
-}
+source scripts/lib/sgserver.sh
 trap stop_server EXIT
 
 [ -x "$sgserver" ] || { fail "$sgserver is not built (swift build --product sgserver)"; finish; }
@@ -136,22 +125,6 @@ else
     fail "pytest wrote no report (exit $status)"
 fi
 
-if ! kill -0 "$server_pid" 2>/dev/null; then
-    cat "$work/server.log"
-    fail "sgserver died during the run"
-elif grep -q "Unhandled error" "$work/server.log"; then
-    grep "Unhandled error" "$work/server.log" | head -20
-    fail "sgserver logged unhandled errors"
-else
-    pass "sgserver stayed up without unhandled errors"
-fi
-if [ -n "$big_pid" ]; then
-    if ! kill -0 "$big_pid" 2>/dev/null; then
-        cat "$work/big-server.log"
-        fail "the second sgserver (10,000 employees) died during the run"
-    elif grep -q "Unhandled error" "$work/big-server.log"; then
-        grep "Unhandled error" "$work/big-server.log" | head -20
-        fail "the second sgserver (10,000 employees) logged unhandled errors"
-    fi
-fi
+check_server_health "$server_pid" "$work/server.log" sgserver && pass "sgserver stayed up without unhandled errors"
+[ -n "$big_pid" ] && check_server_health "$big_pid" "$work/big-server.log" "the second sgserver (10,000 employees)"
 finish

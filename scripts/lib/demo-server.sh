@@ -2,6 +2,7 @@
 # database in a temporary folder, and stops it and removes the folder on exit.
 # Sets: base (the server's URL), server_pid, work (the folder; the log is $work/server.log).
 # Needs: $sgserver (the binary), $venv (a Python to find a free port), and fail/finish from the caller.
+source "$(dirname "${BASH_SOURCE[0]}")/sgserver.sh"
 work=$(mktemp -d)
 server_pid=
 stop_demo_server() {
@@ -13,19 +14,14 @@ trap stop_demo_server EXIT
 start_demo_server() {
     [ -x "$sgserver" ] || { fail "$sgserver is not built (swift build --product sgserver)"; finish; }
     local port
-    port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    port=$(free_port)
     base="http://127.0.0.1:$port"
     echo "== sgserver on $base (database $work/demo.sqlite, demo company)"
     # The checks log in once and keep their tokens (schemathesis for up to 15 minutes a run), without refreshing.
     "$sgserver" --host 127.0.0.1 --port "$port" --database "$work/demo.sqlite" --seed-demo --log-level error \
         --writes-per-minute 1000000 --access-token-minutes 120 >"$work/server.log" 2>&1 &
     server_pid=$!
-    for _ in $(seq 1 100); do
-        curl -fsS "$base/v1/health" >/dev/null 2>&1 && break
-        kill -0 "$server_pid" 2>/dev/null || break
-        sleep 0.2
-    done
-    if ! curl -fsS "$base/v1/health" >/dev/null 2>&1; then
+    if ! wait_healthy "$base" "$server_pid"; then
         cat "$work/server.log"
         fail "sgserver did not start"
         finish
@@ -34,11 +30,5 @@ start_demo_server() {
 
 # Fails the check when the server died or logged an unhandled error during the run.
 check_demo_server_health() {
-    if ! kill -0 "$server_pid" 2>/dev/null; then
-        cat "$work/server.log"
-        fail "sgserver died during the run"
-    elif grep -q "Unhandled error" "$work/server.log"; then
-        grep "Unhandled error" "$work/server.log" | head -20
-        fail "sgserver logged unhandled errors"
-    fi
+    check_server_health "$server_pid" "$work/server.log" sgserver
 }
