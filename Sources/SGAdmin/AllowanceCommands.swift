@@ -10,6 +10,7 @@ struct AllowanceCommand: AsyncParsableCommand {
 
     static func summary(_ username: String, _ balance: Balance) -> String {
         "\(username) \(balance.year): allowance \(balance.allowance), carried over \(balance.carriedOver), expired \(balance.expired), "
+            + "expiring \(balance.expiring), "
             + "adjusted \(balance.adjusted), approved \(balance.approved), pending \(balance.pending), remaining \(balance.remaining)\n"
     }
 
@@ -91,11 +92,11 @@ struct AllowanceCommand: AsyncParsableCommand {
             let balance = try await services.holidays.balance(employeeID: employee.id, year: year)
             Output(
                 columns: [
-                    "username", "year", "allowance", "carried_over", "expired", "carry_over_expires_on", "adjusted", "approved",
-                    "pending", "remaining",
+                    "username", "year", "allowance", "carried_over", "expired", "expiring", "carry_over_expires_on", "adjusted",
+                    "approved", "pending", "remaining",
                 ],
                 rows: [[.text(employee.username), .number(year), .days(balance.allowance), .days(balance.carriedOver),
-                        .days(balance.expired), .text(balance.carryOverExpiresOn?.description ?? ""), .days(balance.adjusted),
+                        .days(balance.expired), .days(balance.expiring), .text(balance.carryOverExpiresOn?.description ?? ""), .days(balance.adjusted),
                         .days(balance.approved), .days(balance.pending), .days(balance.remaining)]]
             ).print(format)
         }

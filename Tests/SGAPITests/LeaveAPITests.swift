@@ -119,7 +119,8 @@ import SGTestSupport
             // 2026 leaves all 23 days: 5 carry into 2027, due to expire on 31 March.
             let next = try await client.call(.get, "/v1/me/holidays?year=2027", token: alice)
             let balance = try #require(next.json["balance"] as? [String: Any])
-            #expect(balance["carriedOver"] as? Int == 5 && balance["expired"] as? Int == 5 && balance["remaining"] as? Int == 23)
+            #expect(balance["carriedOver"] as? Int == 5 && balance["expiring"] as? Int == 5 && balance["expired"] as? Int == 0)
+            #expect(balance["remaining"] as? Int == 23)
             #expect(balance["carryOverExpiresOn"] as? String == "2027-03-31")
             let base = #""name":"SGEmployee","workingWeek":[1,2,3,4,5],"defaultAllowance":23"#
             let changed = try await client.call(

@@ -119,11 +119,35 @@ import SGCore
             2026: YearRecord(held: HeldDays(approved: .days(3), pending: .days(2)), heldByExpiry: .days(1)),
             // 2027: nothing held; 2026 left 23 + 3 - 2 - 5 = 19, of which 5 (the cap) carry.
         ]
-        let balances = BalanceLedger.balances(years: 2025...2028, records: records, defaultAllowance: 23, policy: Self.policy)
+        // Seen on 2027-02-10: 2025's and 2026's carried days have expired, 2027's are due to expire, 2028's later.
+        let balances = BalanceLedger.balances(
+            years: 2025...2028, records: records, defaultAllowance: 23, policy: Self.policy, today: CalendarDate(iso: "2027-02-10")!)
         #expect(balances.map(\.carriedOver) == [.zero, .days(3), .days(5), .days(5)])
-        #expect(balances.map(\.expired) == [.zero, .days(2), .days(5), .days(5)])
+        #expect(balances.map(\.expired) == [.zero, .days(2), .zero, .zero])
+        #expect(balances.map(\.expiring) == [.zero, .zero, .days(5), .days(5)])
         #expect(balances.map(\.remaining) == [.days(3), .days(19), .days(23), .days(23)])
         #expect(balances[1].carryOverExpiresOn == CalendarDate(iso: "2026-03-31") && balances[0].carryOverExpiresOn == nil)
+    }
+
+    /// The carried days that no request uses are due to expire through the expiry day and expired from the next;
+    /// what remains is the same on both sides of it.
+    @Test func carriedDaysAreExpiringThroughTheDayAndExpiredAfterIt() {
+        let records: [Int: YearRecord] = [
+            2025: YearRecord(held: HeldDays(approved: .days(20))),
+            2026: YearRecord(held: HeldDays(approved: .days(1)), heldByExpiry: .days(1)),
+        ]
+        func in2026(on day: String) -> Balance {
+            BalanceLedger.balances(
+                years: 2025...2026, records: records, defaultAllowance: 23, policy: Self.policy, today: CalendarDate(iso: day)!)[1]
+        }
+        for day in ["2025-12-31", "2026-01-01", "2026-03-31"] {
+            let balance = in2026(on: day)
+            #expect(balance.expiring == .days(2) && balance.expired == .zero && balance.remaining == .days(23), "\(day)")
+        }
+        for day in ["2026-04-01", "2026-12-31", "2031-06-01"] {
+            let balance = in2026(on: day)
+            #expect(balance.expired == .days(2) && balance.expiring == .zero && balance.remaining == .days(23), "\(day)")
+        }
     }
 
     @Test func aNegativeOrEmptyYearCarriesNothingAndACapOfZeroTurnsItOff() {
@@ -131,12 +155,13 @@ import SGCore
             2025: YearRecord(override: 2, held: HeldDays(approved: .days(5))),
             2026: YearRecord(adjusted: HalfDays(halves: 3)),
         ]
-        let balances = BalanceLedger.balances(years: 2025...2027, records: records, defaultAllowance: 10, policy: Self.policy)
+        let balances = BalanceLedger.balances(
+            years: 2025...2027, records: records, defaultAllowance: 10, policy: Self.policy, today: CalendarDate(iso: "2026-06-01")!)
         #expect(balances[0].remaining == -.days(3) && balances[1].carriedOver == .zero)
         #expect(balances[1].remaining == HalfDays(halves: 23) && balances[2].carriedOver == .days(5))
         let none = CarryOverPolicy(cap: .zero, expiryMonth: 12, expiryDay: 31)!
-        #expect(BalanceLedger.balances(years: 2025...2027, records: records, defaultAllowance: 10, policy: none)
-            .allSatisfy { $0.carriedOver == .zero && $0.expired == .zero && $0.carryOverExpiresOn == nil })
+        #expect(BalanceLedger.balances(years: 2025...2027, records: records, defaultAllowance: 10, policy: none, today: CalendarDate(iso: "2026-06-01")!)
+            .allSatisfy { $0.carriedOver == .zero && $0.expired == .zero && $0.expiring == .zero && $0.carryOverExpiresOn == nil })
     }
 
     @Test func theExpiryIsADayOfEveryYear() {
@@ -165,14 +190,18 @@ import SGCore
             }
             let cap = HalfDays(halves: Int.random(in: 0...20, using: &random))
             let policy = CarryOverPolicy(cap: cap, expiryMonth: 3, expiryDay: 31)!
-            let balances = BalanceLedger.balances(years: 2020...2026, records: records, defaultAllowance: 23, policy: policy)
+            let today = CalendarDate(year: Int.random(in: 2019...2027, using: &random), month: Int.random(in: 1...12, using: &random), day: 1)!
+            let balances = BalanceLedger.balances(years: 2020...2026, records: records, defaultAllowance: 23, policy: policy, today: today)
             for (index, balance) in balances.enumerated() {
                 let record = records[balance.year] ?? YearRecord()
-                #expect(balance.remaining == balance.allowance + balance.carriedOver - balance.expired + record.adjusted - record.held.total)
-                #expect(balance.carriedOver <= cap && balance.expired <= balance.carriedOver && balance.expired >= .zero)
+                let lapsing = balance.expired + balance.expiring
+                let total = balance.allowance + balance.carriedOver - lapsing + record.adjusted
+                #expect(balance.remaining == total - record.held.total)
+                #expect(balance.carriedOver <= cap && lapsing <= balance.carriedOver && balance.expired >= .zero && balance.expiring >= .zero)
+                #expect(today > policy.expiry(in: balance.year) ? balance.expiring == .zero : balance.expired == .zero)
                 let before = index == 0 ? HalfDays.zero : max(.zero, balances[index - 1].remaining)
                 #expect(balance.carriedOver == min(cap, before))
-                #expect(balance.expired == max(.zero, balance.carriedOver - record.heldByExpiry))
+                #expect(lapsing == max(.zero, balance.carriedOver - record.heldByExpiry))
             }
         }
     }

@@ -207,6 +207,7 @@ extension Balance: JSONBody {
             json.key("carriedOver"); json.value(carriedOver)
             json.key("carryOverExpiresOn"); json.value(carryOverExpiresOn?.description)
             json.key("expired"); json.value(expired)
+            json.key("expiring"); json.value(expiring)
             json.key("pending"); json.value(pending)
             json.key("remaining"); json.value(remaining)
             json.key("year"); json.value(year)

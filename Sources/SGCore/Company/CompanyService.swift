@@ -40,13 +40,14 @@ public struct CompanyService: Sendable {
     @discardableResult
     public func updateCompany(_ patch: CompanyPatch, by actor: Actor) async throws -> Company {
         guard actor.isAdmin else { throw SGError.forbidden("Only an admin can change the company's details.") }
+        let now = clock.now()
         return try await store.write { tx in
             let current = try Self.company(tx)
             let updated = try CompanyRules.apply(patch, to: current)
             try tx.saveCompany(updated)
             let old = current.settings, new = updated.settings
             if new.defaultAllowance < old.defaultAllowance || new.carryOver != old.carryOver {
-                try Self.checkBalances(tx, new)
+                try Self.checkBalances(tx, new, on: HolidayService.today(now, new))
             }
             return updated
         }
@@ -65,9 +66,9 @@ public struct CompanyService: Sendable {
 
     /// A lower default allowance or another carry-over rule (already saved in `tx`) may not leave any employee's
     /// balance below zero in any year.
-    static func checkBalances(_ tx: any HolidayTransaction, _ settings: CompanySettings) throws {
+    static func checkBalances(_ tx: any HolidayTransaction, _ settings: CompanySettings, on today: CalendarDate) throws {
         let over = try tx.employeesHoldingDays().compactMap { employeeID in
-            try HolidayService.firstOverdrawn(tx, employeeID: employeeID, company: settings, from: nil).map { (employeeID, $0) }
+            try HolidayService.firstOverdrawn(tx, employeeID: employeeID, company: settings, on: today, from: nil).map { (employeeID, $0) }
         }
         if !over.isEmpty {
             let list = over.prefix(5).map { "employee \($0.0) would have \($0.1.remaining) in \($0.1.year)" }

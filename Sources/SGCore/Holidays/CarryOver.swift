@@ -64,10 +64,11 @@ public struct YearRecord: Sendable, Equatable {
 /// Balances over consecutive years, each year's unused days carrying into the next. A pure function of the
 /// records, so that every reader and every check computes a balance the same way.
 public enum BalanceLedger {
-    /// The balances of `years`, the first of which carries nothing in (the year the employee's record starts).
-    /// Years without a record have the company default and nothing held.
+    /// The balances of `years` as of `today`, the first of which carries nothing in (the year the employee's record
+    /// starts). Years without a record have the company default and nothing held. Carried days that requests do not
+    /// use by the expiry are `expiring` up to that day and `expired` from the day after: `remaining` is the same.
     public static func balances(
-        years: ClosedRange<Int>, records: [Int: YearRecord], defaultAllowance: Int, policy: CarryOverPolicy
+        years: ClosedRange<Int>, records: [Int: YearRecord], defaultAllowance: Int, policy: CarryOverPolicy, today: CalendarDate
     ) -> [Balance] {
         var balances: [Balance] = []
         balances.reserveCapacity(years.count)
@@ -76,10 +77,12 @@ public enum BalanceLedger {
             let record = records[year] ?? YearRecord()
             var carried = HalfDays.zero
             if let previous { carried = min(policy.cap, max(.zero, previous.remaining)) }
-            let expired = max(.zero, carried - record.heldByExpiry)
+            let unused = max(.zero, carried - record.heldByExpiry)
+            let expiry = policy.expiry(in: year)
             let balance = Balance(
-                year: year, allowance: .days(record.override ?? defaultAllowance), carriedOver: carried, expired: expired,
-                carryOverExpiresOn: carried > .zero ? policy.expiry(in: year) : nil, adjusted: record.adjusted,
+                year: year, allowance: .days(record.override ?? defaultAllowance), carriedOver: carried,
+                expired: today > expiry ? unused : .zero, expiring: today > expiry ? .zero : unused,
+                carryOverExpiresOn: carried > .zero ? expiry : nil, adjusted: record.adjusted,
                 approved: record.held.approved, pending: record.held.pending)
             balances.append(balance)
             previous = balance

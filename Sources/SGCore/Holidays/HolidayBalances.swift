@@ -10,7 +10,8 @@ extension HolidayService {
         return try await store.read { tx in
             if let viewer { try Self.checkMayRead(tx, employeeID: employeeID, by: viewer, now: now, what: "balance") }
             _ = try Self.existingEmployee(tx, employeeID)
-            return try Self.balance(tx, employeeID: employeeID, year: year, company: try tx.company())
+            let company = try tx.company()
+            return try Self.balance(tx, employeeID: employeeID, year: year, company: company, on: Self.today(now, company))
         }
     }
 
@@ -30,7 +31,7 @@ extension HolidayService {
             _ = try tx.appendAllowanceChange(AllowanceChange(
                 id: 0, employeeID: employeeID, year: year, kind: .set, days: .days(days), reason: "", actor: actor.name,
                 actorEmployeeID: actor.employeeID, at: now))
-            return try Self.balanceAfterChange(tx, employeeID: employeeID, year: year) { overdrawn in
+            return try Self.balanceAfterChange(tx, employeeID: employeeID, year: year, now: now) { overdrawn in
                 "\(overdrawn.approved) approved and \(overdrawn.pending) pending days are already held in \(year); "
                     + "an allowance of \(days) would leave \(overdrawn.remaining). Cancel or reject requests first."
             }
@@ -58,7 +59,7 @@ extension HolidayService {
             let change = try tx.appendAllowanceChange(AllowanceChange(
                 id: 0, employeeID: employeeID, year: year, kind: .adjust, days: days, reason: reason, actor: actor.name,
                 actorEmployeeID: actor.employeeID, at: now))
-            let balance = try Self.balanceAfterChange(tx, employeeID: employeeID, year: year) { overdrawn in
+            let balance = try Self.balanceAfterChange(tx, employeeID: employeeID, year: year, now: now) { overdrawn in
                 "Removing \((-days).inWords) from \(year) would leave \(overdrawn.remaining) days: \(overdrawn.approved) "
                     + "approved and \(overdrawn.pending) pending days are held. Cancel or reject requests first."
             }
@@ -106,15 +107,18 @@ extension HolidayService {
         }
     }
 
-    public static func balance(_ tx: any HolidayReading, employeeID: Int64, year: Int, company: CompanySettings) throws -> Balance {
-        try balances(tx, employeeID: employeeID, company: company, through: year).last!
+    public static func balance(
+        _ tx: any HolidayReading, employeeID: Int64, year: Int, company: CompanySettings, on today: CalendarDate
+    ) throws -> Balance {
+        try balances(tx, employeeID: employeeID, company: company, on: today, through: year).last!
     }
 
     /// The employee's balances from the year their record starts (or `year`, if earlier) through `year` (nil: the
-    /// first year) and, if asked, every later year with data, oldest first: each year's unused days carry into the
-    /// next (`BalanceLedger`).
+    /// first year) and, if asked, every later year with data, oldest first, as of `today`: each year's unused days
+    /// carry into the next (`BalanceLedger`).
     static func balances(
-        _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, through year: Int?, includingLaterYears: Bool = false
+        _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, on today: CalendarDate, through year: Int?,
+        includingLaterYears: Bool = false
     ) throws -> [Balance] {
         let policy = company.carryOver
         let data = try tx.ledgerRecords(employeeID: employeeID, carryOver: policy)
@@ -136,13 +140,15 @@ extension HolidayService {
         let first = min(data.firstYear, upTo)
         let last = includingLaterYears ? max(upTo, records.keys.max() ?? upTo) : upTo
         return BalanceLedger.balances(
-            years: first...last, records: records, defaultAllowance: company.defaultAllowance, policy: policy)
+            years: first...last, records: records, defaultAllowance: company.defaultAllowance, policy: policy, today: today)
     }
 
     /// The first balance from `year` on (nil: from the employee's first year, through the last year with data)
     /// that is below zero, if any.
-    static func firstOverdrawn(_ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, from year: Int?) throws -> Balance? {
-        try balances(tx, employeeID: employeeID, company: company, through: year, includingLaterYears: true)
+    static func firstOverdrawn(
+        _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, on today: CalendarDate, from year: Int?
+    ) throws -> Balance? {
+        try balances(tx, employeeID: employeeID, company: company, on: today, through: year, includingLaterYears: true)
             .first { $0.year >= (year ?? Int.min) && $0.remaining < .zero }
     }
 
@@ -150,9 +156,11 @@ extension HolidayService {
     /// ledger as the check that no year from `year` on is left below zero; a refusal in `year` itself is worded by
     /// `sameYear`, in a later year by `overdrawnMessage`.
     static func balanceAfterChange(
-        _ tx: any HolidayReading, employeeID: Int64, year: Int, sameYear: (Balance) -> String
+        _ tx: any HolidayReading, employeeID: Int64, year: Int, now: Date, sameYear: (Balance) -> String
     ) throws -> Balance {
-        let ledger = try balances(tx, employeeID: employeeID, company: try tx.company(), through: year, includingLaterYears: true)
+        let company = try tx.company()
+        let ledger = try balances(
+            tx, employeeID: employeeID, company: company, on: Self.today(now, company), through: year, includingLaterYears: true)
         if let overdrawn = ledger.first(where: { $0.year >= year && $0.remaining < .zero }) {
             throw SGError.conflict(overdrawn.year == year ? sameYear(overdrawn) : overdrawnMessage(overdrawn))
         }

@@ -22,15 +22,15 @@ public enum HolidayReportLayout {
     }
 
     public static let balanceColumns = [
-        "username", "full_name", "email", "active", "year", "allowance", "carried_over", "expired", "adjusted", "approved",
-        "pending", "remaining",
+        "username", "full_name", "email", "active", "year", "allowance", "carried_over", "expired", "expiring", "adjusted",
+        "approved", "pending", "remaining",
     ]
 
     public static func balanceCells(_ employee: Employee, _ balance: Balance, year: Int) -> [CSV.Cell] {
         [
             .text(employee.username), .text(employee.fullName), .text(employee.email), .flag(employee.isActive),
             .number(year), .days(balance.allowance), .days(balance.carriedOver), .days(balance.expired),
-            .days(balance.adjusted), .days(balance.approved), .days(balance.pending), .days(balance.remaining),
+            .days(balance.expiring), .days(balance.adjusted), .days(balance.approved), .days(balance.pending), .days(balance.remaining),
         ]
     }
 

@@ -195,7 +195,7 @@ extension HolidayService {
                 request: request, employee: employee, events: try tx.events(requestID: id), daysByYear: daysByYear,
                 otherRequests: others,
                 // One ledger for every year the request draws on.
-                balances: try Self.balances(tx, employeeID: request.employeeID, company: company, through: years.last!)
+                balances: try Self.balances(tx, employeeID: request.employeeID, company: company, on: today, through: years.last!)
                     .filter { years.contains($0.year) },
                 today: today, approval: approval)
         }
@@ -233,10 +233,12 @@ extension HolidayService {
     /// Every employee's balance for `year` (inactive ones included), by surname. Admins only.
     public func balances(year: Int, by actor: Actor) async throws -> [(Employee, Balance)] {
         try Self.checkReport(year: year, by: actor)
+        let now = clock.now()
         return try await store.read { tx -> [(Employee, Balance)] in
             let company = try tx.company()
+            let today = Self.today(now, company)
             return try tx.employees().map { employee in
-                (employee, try Self.balance(tx, employeeID: employee.id, year: year, company: company))
+                (employee, try Self.balance(tx, employeeID: employee.id, year: year, company: company, on: today))
             }
         }
     }

@@ -117,33 +117,39 @@ public struct HolidayEvent: Sendable, Equatable {
     }
 }
 
-/// An employee-year's balance of the allowance, in half days: the allowance (the employee's own for the year, else
-/// the company default), plus the days carried over from the year before less those of them that expire unused,
-/// plus the adjustments, less what is approved and pending. Only leave types that draw on the allowance count as
+/// An employee-year's balance of the allowance, in half days, as of a day: the allowance (the employee's own for
+/// the year, else the company default), plus the days carried over from the year before less those of them that
+/// expire unused, plus the adjustments, less what is approved and pending. Only leave types that draw on the allowance count as
 /// approved or pending here.
 public struct Balance: Sendable, Equatable {
     public var year: Int
     public var allowance: HalfDays
     /// Unused days of the year before, up to the company's cap (`BalanceLedger`).
     public var carriedOver: HalfDays
-    /// The carried days not used by `carryOverExpiresOn`: expired once that day has passed, due to expire before.
+    /// The carried days not used by `carryOverExpiresOn`, once that day has passed; zero until then.
     public var expired: HalfDays
+    /// The carried days not used by requests on days up to `carryOverExpiresOn`, until that day; zero after it.
+    /// Requests on those days use them first; what is left expires then.
+    public var expiring: HalfDays
     /// The last day the carried days can be used; nil when nothing is carried.
     public var carryOverExpiresOn: CalendarDate?
     /// The sum of the year's adjustments (negative when days were removed).
     public var adjusted: HalfDays
     public var approved: HalfDays
     public var pending: HalfDays
-    public var remaining: HalfDays { allowance + carriedOver - expired + adjusted - approved - pending }
+    public var remaining: HalfDays { available - approved - pending }
+    /// What the year holds to be taken: the allowance and the carried days that do not lapse, with the adjustments.
+    public var available: HalfDays { allowance + carriedOver - expired - expiring + adjusted }
 
     public init(
-        year: Int, allowance: HalfDays, carriedOver: HalfDays = .zero, expired: HalfDays = .zero,
+        year: Int, allowance: HalfDays, carriedOver: HalfDays = .zero, expired: HalfDays = .zero, expiring: HalfDays = .zero,
         carryOverExpiresOn: CalendarDate? = nil, adjusted: HalfDays = .zero, approved: HalfDays, pending: HalfDays
     ) {
         self.year = year
         self.allowance = allowance
         self.carriedOver = carriedOver
         self.expired = expired
+        self.expiring = expiring
         self.carryOverExpiresOn = carryOverExpiresOn
         self.adjusted = adjusted
         self.approved = approved

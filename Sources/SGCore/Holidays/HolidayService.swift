@@ -83,7 +83,7 @@ public struct HolidayService: Sendable {
                 comment: comment, at: now)
             // Checked with the request written (the transaction undoes it if this throws): days taken in one year
             // leave fewer to carry into the next, which must still cover what is held there.
-            if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: employeeID, company: company, holding: daysByYear) }
+            if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: employeeID, company: company, on: today, holding: daysByYear) }
             try tx.appendEvent(requestID: request.id, from: nil, to: status, actor: actor, at: now, note: comment)
             let approval = try tx.approvalContext(employeeID: employeeID, on: today)
             try Self.notify(tx, request: request, owner: employee, from: nil, actor: actor, note: comment, at: now, approval: approval)
@@ -105,10 +105,11 @@ public struct HolidayService: Sendable {
             ) { tx, created in
                 guard let tx = tx as? any HolidayReading else { throw SGError.conflict("The store cannot preview a request.") }
                 let company = try tx.company()
+                let today = Self.today(clock.now(), company)
                 let days = try tx.daysByYear(requestID: created.request.id)
                 let drawsOnAllowance = try tx.leaveType(id: created.request.leaveTypeID)?.drawsOnAllowance ?? false
                 let balances = drawsOnAllowance
-                    ? try days.keys.sorted().map { try Self.balance(tx, employeeID: employeeID, year: $0, company: company) } : []
+                    ? try days.keys.sorted().map { try Self.balance(tx, employeeID: employeeID, year: $0, company: company, on: today) } : []
                 throw PreviewMade(preview: RequestPreview(
                     request: created.request, daysByYear: days, balancesAfter: balances, approvers: created.approvers))
             }
@@ -127,15 +128,15 @@ public struct HolidayService: Sendable {
     /// already written): in a year it draws on, as "balance exceeded" with what remained before it; in a later
     /// year, whose carried-over days it took, as a conflict.
     static func checkBalances(
-        _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, holding daysByYear: [Int: HalfDays]
+        _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, on today: CalendarDate, holding daysByYear: [Int: HalfDays]
     ) throws {
         guard let first = daysByYear.keys.min(),
-              let overdrawn = try firstOverdrawn(tx, employeeID: employeeID, company: company, from: first)
+              let overdrawn = try firstOverdrawn(tx, employeeID: employeeID, company: company, on: today, from: first)
         else { return }
         if let days = daysByYear[overdrawn.year] {
             throw SGError.balanceExceeded(
                 year: overdrawn.year, requested: days, remaining: overdrawn.remaining + days,
-                allowance: overdrawn.allowance + overdrawn.carriedOver - overdrawn.expired + overdrawn.adjusted)
+                allowance: overdrawn.available)
         }
         throw SGError.conflict(overdrawnMessage(overdrawn))
     }
@@ -208,7 +209,7 @@ public struct HolidayService: Sendable {
                 // holds must still fit.
                 let days = try tx.daysByYear(requestID: id)
                 try Self.checkCap(tx, type: type, employeeID: request.employeeID, adding: days, recheck: true)
-                if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: request.employeeID, company: company, holding: days) }
+                if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: request.employeeID, company: company, on: today, holding: days) }
             }
             request.status = to
             request.updatedAt = now
@@ -265,7 +266,7 @@ public struct HolidayService: Sendable {
         let year = year ?? today.year
         return YearView(
             today: today, year: year, requests: try tx.requests(employeeID: employeeID, touchingYears: year...year),
-            balance: try balance(tx, employeeID: employeeID, year: year, company: company),
+            balance: try balance(tx, employeeID: employeeID, year: year, company: company, on: today),
             timeZone: company.timeZone, approval: try tx.approvalContext(employeeID: employeeID, on: today))
     }
 

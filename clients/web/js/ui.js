@@ -3,7 +3,7 @@
 // a field's error is tied to it with aria-describedby and aria-invalid.
 import { h, uid, replace } from "./dom.js";
 import { t, has } from "./i18n.js";
-import { formatDate, formatDateRange, formatDays, formatInstant, formatList, localToday } from "./format.js";
+import { formatDate, formatDateRange, formatDays, formatInstant, formatList } from "./format.js";
 import { problemMessage } from "./problems.js";
 import { get } from "./api.js";
 
@@ -135,9 +135,8 @@ export function balanceList(balance) {
       ? row(t("balance.carriedOver"), formatDays(balance.carriedOver),
         balance.carryOverExpiresOn ? t("balance.carryOverUntil", { date: formatDate(balance.carryOverExpiresOn) }) : null)
       : null,
-    balance.expired
-      ? row(balance.carryOverExpiresOn && balance.carryOverExpiresOn >= localToday() ? t("balance.expiring") : t("balance.expired"), formatDays(balance.expired))
-      : null,
+    balance.expiring ? row(t("balance.expiring"), formatDays(balance.expiring)) : null,
+    balance.expired ? row(t("balance.expired"), formatDays(balance.expired)) : null,
     row(t("balance.adjusted"), formatDays(balance.adjusted)),
     row(t("balance.approved"), formatDays(balance.approved)),
     row(t("balance.pending"), formatDays(balance.pending)),

@@ -119,3 +119,21 @@ def test_an_employees_day(page, api):
     settings = SettingsPage(page).open()
     settings.choose_language("en")
     expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_carried_days_show_as_due_to_expire_until_the_day(page, api):
+    """Next year's carried days are the server's: due to expire until the expiry day, nothing expired yet."""
+    token = api.login("alice")
+    next_year = int(api.get("/v1/home", token)["today"][:4]) + 1
+    balance = api.get(f"/v1/me/holidays?year={next_year}", token)["balance"]
+    assert balance["carriedOver"] > 0 and balance["expiring"] > 0 and balance["expired"] == 0, balance
+
+    LoginPage(page).open().log_in("alice")
+    holidays = HolidaysPage(page).open_year(next_year)
+    shown = holidays.balance
+    due = shown.locator("dt", has_text="Due to expire unused")
+    expect(due).to_be_visible()
+    days = "1 day" if balance["expiring"] == 1 else f"{balance['expiring']:g} days"
+    expect(shown.locator("dt:has-text('Due to expire unused') + dd")).to_have_text(days)
+    expect(shown.locator("dt", has_text=re.compile("^Expired$"))).to_have_count(0)
+    expect(shown.locator(".balance-total dd")).to_have_text(f"{balance['remaining']:g} days")
