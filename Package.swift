@@ -77,6 +77,7 @@ let package = Package(
                 .embedInCode("0030_schema_rules.sql"),
                 .embedInCode("0031_ids_never_reused.sql"),
                 .embedInCode("0032_reverted_requests_undecided.sql"),
+                .embedInCode("0033_employment_dates.sql"),
             ],
             swiftSettings: strict
         ),
@@ -89,7 +90,7 @@ let package = Package(
                 .embedInCode("0001_initial.sql"), .embedInCode("0023_view_changes.sql"), .embedInCode("0024_token_changes.sql"),
                 .embedInCode("0025_session_changes.sql"), .embedInCode("0026_events_without_view_changes.sql"),
                 .embedInCode("0029_private_details_and_stale_grants.sql"), .embedInCode("0030_schema_rules.sql"),
-                .embedInCode("0032_reverted_requests_undecided.sql"),
+                .embedInCode("0032_reverted_requests_undecided.sql"), .embedInCode("0033_employment_dates.sql"),
             ],
             swiftSettings: strict
         ),

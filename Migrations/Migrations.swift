@@ -84,5 +84,8 @@ public enum SchemaMigrations {
             identifier: "0032_reverted_requests_undecided",
             sql: String(decoding: PackageResources._032_reverted_requests_undecided_sql, as: UTF8.self),
             postgres: PostgresMigrations.revertedRequestsUndecided),
+        Migration(
+            identifier: "0033_employment_dates", sql: String(decoding: PackageResources._033_employment_dates_sql, as: UTF8.self),
+            postgres: PostgresMigrations.employmentDates),
     ]
 }

@@ -27,4 +27,7 @@ public enum PostgresMigrations {
     /// 0032's clean-up, the same statement as SQLite's.
     public static let revertedRequestsUndecided = String(
         decoding: PackageResources._032_reverted_requests_undecided_sql, as: UTF8.self)
+
+    /// 0033's columns, with PostgreSQL's pattern match.
+    public static let employmentDates = String(decoding: PackageResources._033_employment_dates_sql, as: UTF8.self)
 }

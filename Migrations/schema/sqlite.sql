@@ -136,7 +136,10 @@ CREATE TABLE employees (
     created_at TEXT NOT NULL,
     deactivated_at TEXT
 , position TEXT, birth_date TEXT
-    CHECK (birth_date IS NULL OR birth_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'), phone TEXT, twitter TEXT, linkedin TEXT, notifications INTEGER NOT NULL DEFAULT 1 CHECK (notifications IN (0, 1)), search_text TEXT, sort_key TEXT, email_notifications INTEGER NOT NULL DEFAULT 1 CHECK (email_notifications IN (0, 1)), holiday_calendar_id INTEGER NOT NULL DEFAULT 1 REFERENCES holiday_calendars(id), team_id INTEGER REFERENCES teams(id), language TEXT NOT NULL DEFAULT 'en' CHECK (language IN ('en', 'es')));
+    CHECK (birth_date IS NULL OR birth_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'), phone TEXT, twitter TEXT, linkedin TEXT, notifications INTEGER NOT NULL DEFAULT 1 CHECK (notifications IN (0, 1)), search_text TEXT, sort_key TEXT, email_notifications INTEGER NOT NULL DEFAULT 1 CHECK (email_notifications IN (0, 1)), holiday_calendar_id INTEGER NOT NULL DEFAULT 1 REFERENCES holiday_calendars(id), team_id INTEGER REFERENCES teams(id), language TEXT NOT NULL DEFAULT 'en' CHECK (language IN ('en', 'es')), employment_start TEXT
+    CHECK (employment_start IS NULL OR employment_start GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'), employment_end TEXT
+    CHECK (employment_end IS NULL OR (employment_end GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
+        AND (employment_start IS NULL OR employment_end >= employment_start))));
 
 CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
 

@@ -152,8 +152,8 @@ struct UserCommand: AsyncParsableCommand {
     struct Change: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Change an employee's name, surname, e-mail, position or phone, all at once or none.",
-            discussion: "An empty value clears the position or the phone. Fields the company directory holds are refused.")
+            abstract: "Change an employee's name, surname, e-mail, position, phone or employment dates, all at once or none.",
+            discussion: "An empty value clears the position, the phone or an employment date. Fields the company directory holds are refused.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
         @Option(help: "Given name.") var name: String?
@@ -161,11 +161,18 @@ struct UserCommand: AsyncParsableCommand {
         @Option(help: "E-mail address.") var email: String?
         @Option(help: "Position (job title).") var position: String?
         @Option(help: "Phone number.") var phone: String?
+        @Option(name: .customLong("start-date"), help: "First day of employment (YYYY-MM-DD).") var startDate: String?
+        @Option(name: .customLong("end-date"), help: "Last day of employment (YYYY-MM-DD).") var endDate: String?
         @OptionGroup(title: "LDAP directory (with SG_DIRECTORY=ldap)") var ldap: LDAPOptions
 
         func run(_ context: AdminContext) async throws {
             var change = EmployeeChange()
             func set(_ value: String?) -> SGCore.Change<String> { value.map(SGCore.Change.set) ?? .keep }
+            func date(_ value: String?, _ field: String) throws -> SGCore.Change<CalendarDate> {
+                guard let value else { return .keep }
+                return value.isEmpty ? .clear : .set(try CalendarDate.parse(value, field: field))
+            }
+            change.employment = EmploymentChange(start: try date(startDate, "start-date"), end: try date(endDate, "end-date"))
             change.profile.name = set(name)
             change.profile.surname = set(surname)
             change.profile.email = set(email)
@@ -176,7 +183,7 @@ struct UserCommand: AsyncParsableCommand {
             }
             let profile = try await update(context, ldap, username, change)
             printOut("Updated \(profile.employee.username): \(profile.employee.fullName) <\(profile.employee.email)>"
-                + ", position \(profile.position ?? "none"), phone \(profile.phone ?? "none").\n")
+                + ", position \(profile.position ?? "none"), phone \(profile.phone ?? "none"), employed \(profile.employment).\n")
         }
     }
 

@@ -6,7 +6,7 @@ import SGCore
 import SGStore
 import SGTestSupport
 
-/// `POST /v1/employees` and `PATCH /v1/employees/{id}`: what `sgadmin user` does, for admin clients (issue 17).
+/// `POST /v1/employees` and `PATCH /v1/employees/{id}`: what `sgadmin user` does, for admin clients.
 @Suite struct EmployeeAdminAPITests {
     @Test func anAdminAddsALocalAccountThatLogsIn() async throws {
         let h = try await APIHarness.make()
@@ -57,6 +57,51 @@ import SGTestSupport
             #expect(email.json["field"] as? String == "email")
             let position = try await client.call(.patch, "/v1/employees/\(f.alice.id)", token: admin, json: #"{"position":"Buyer"}"#)
             #expect(position.status == .ok && position.json["position"] as? String == "Buyer")
+        }
+    }
+
+    @Test func anAdminSetsTheEmploymentDatesAndRequestsKeepWithinThem() async throws {
+        let h = try await APIHarness.make()
+        let f = h.fixture
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            let alice = try await client.login("alice")
+            let path = "/v1/employees/\(f.alice.id)"
+            let record = try await client.call(.get, path + "/record", token: admin)
+            #expect(record.json["employmentStart"] is NSNull && record.json["employmentEnd"] is NSNull)
+
+            let set = try await client.call(.patch, path, token: admin, json: #"{"employmentStart":"2026-05-04","employmentEnd":"2026-06-30"}"#)
+            #expect(set.status == .ok && set.json["employmentStart"] as? String == "2026-05-04" && set.json["employmentEnd"] as? String == "2026-06-30")
+            let me = try await client.call(.get, "/v1/me", token: alice)
+            #expect(me.json["employmentStart"] as? String == "2026-05-04" && me.json["employmentEnd"] as? String == "2026-06-30")
+            // Colleagues do not see them.
+            let colleague = try await client.call(.get, path, token: alice)
+            #expect(colleague.status == .ok && colleague.json["employmentEnd"] == nil)
+
+            let early = try await client.call(
+                .post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-04-30","endDate":"2026-05-05"}"#)
+            expectProblem(early, .unprocessableContent, "validation-failed")
+            #expect(early.json["field"] as? String == "startDate")
+            let june = try await client.call(.post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-06-29","endDate":"2026-06-30"}"#)
+            #expect(june.status == .created)
+            let late = try await client.call(.post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-07-01","endDate":"2026-07-01"}"#)
+            expectProblem(late, .unprocessableContent, "validation-failed")
+            #expect(late.json["field"] as? String == "endDate")
+
+            expectProblem(try await client.call(.patch, path, token: admin, json: #"{"employmentEnd":"2026-06-26"}"#), .conflict, "conflict")
+            for (json, field) in [
+                (#"{"employmentEnd":"2026-05-01"}"#, "employmentEnd"),
+                (#"{"employmentStart":"4 May 2026"}"#, "employmentStart"),
+                (#"{"employmentStart":"2026-02-30"}"#, "employmentStart"),
+                (#"{"employmentEnd":20260630}"#, "employmentEnd"),
+            ] {
+                let reply = try await client.call(.patch, path, token: admin, json: json)
+                expectProblem(reply, .unprocessableContent, "validation-failed")
+                #expect(reply.json["field"] as? String == field, "\(json)")
+            }
+            expectProblem(try await client.call(.patch, path, token: alice, json: #"{"employmentEnd":null}"#), .forbidden, "forbidden")
+            let cleared = try await client.call(.patch, path, token: admin, json: #"{"employmentStart":null,"employmentEnd":null}"#)
+            #expect(cleared.status == .ok && cleared.json["employmentStart"] is NSNull && cleared.json["employmentEnd"] is NSNull)
         }
     }
 

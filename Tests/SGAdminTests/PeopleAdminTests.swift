@@ -126,8 +126,17 @@ import SGTestSupport
 
         let set = try cli.run(["user", "set", "alice", "--position", "Head of sales", "--email", "alicia@example.com", "--phone", "+34 600 111 222"])
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdout == "Updated alice: Alice Example <alicia@example.com>, position Head of sales, phone +34 600 111 222.\n")
-        #expect(try cli.run(["user", "set", "alice", "--phone", ""]).stdout.hasSuffix("phone none.\n"))
+        #expect(set.stdout == "Updated alice: Alice Example <alicia@example.com>, position Head of sales, phone +34 600 111 222, employed without dates.\n")
+        #expect(try cli.run(["user", "set", "alice", "--phone", ""]).stdout.hasSuffix("phone none, employed without dates.\n"))
+        // Employment dates, an empty value clearing one; a bad date is refused and changes nothing.
+        let employed = try cli.run(["user", "set", "alice", "--start-date", "2020-01-06", "--end-date", "2099-12-31"])
+        #expect(employed.status == 0 && employed.stdout.hasSuffix("employed from 2020-01-06 to 2099-12-31.\n"), "\(employed.stderr)")
+        for bad in [["--start-date", "6 January 2020"], ["--end-date", "2019-12-31"], ["--start-date", "2020-02-30"]] {
+            let refused = try cli.run(["user", "set", "alice", "--phone", "+34 1"] + bad)
+            #expect(refused.status == 1 && refused.stdout.isEmpty && !refused.stderr.isEmpty, "\(bad)")
+        }
+        #expect(try cli.run(["user", "set", "alice", "--end-date", ""]).stdout.hasSuffix("phone none, employed from 2020-01-06.\n"))
+        #expect(try await f.services.people.profile(employeeID: f.alice.id).employment == Employment(start: CalendarDate(iso: "2020-01-06")))
         let profile = try await f.services.people.profile(employeeID: f.alice.id)
         #expect(profile.position == "Head of sales" && profile.phone == nil && profile.employee.email == "alicia@example.com")
 

@@ -4,7 +4,7 @@ import SGCore
 import SGTestSupport
 @testable import SGStore
 
-/// An admin's changes of employees (issue 17): the rules `PATCH /v1/employees/{id}` and `sgadmin user` share.
+/// An admin's changes of employees: the rules `PATCH /v1/employees/{id}` and `sgadmin user` share.
 @Suite struct EmployeeAdministrationTests {
     static func conflict(_ containing: String) -> @Sendable (any Error) -> Bool {
         { error in
@@ -163,5 +163,64 @@ private struct DirectoryOfRecord: EmployeeDirectory {
     let provisionsEmployees = true
     func authenticate(username: String, password: String) async throws -> DirectoryAccount {
         throw SGError.unauthenticated("Wrong username or password.")
+    }
+}
+
+/// Employment dates: an admin's to set, and no request holds a day outside them.
+@Suite struct EmploymentTests {
+    static func invalid(_ field: String) -> @Sendable (any Error) -> Bool {
+        { error in
+            guard case .invalid(let named, _)? = error as? SGError else { return false }
+            return named == field
+        }
+    }
+
+    @Test func requestsFallWithinTheEmploymentAndTheDatesCannotLeaveOneOutside() async throws {
+        let f = try await Fixture.make()
+        let accounts = f.services.accounts
+        func employ(_ start: SGCore.Change<CalendarDate>, _ end: SGCore.Change<CalendarDate>) async throws -> Profile {
+            var change = EmployeeChange()
+            change.employment = EmploymentChange(start: start, end: end)
+            return try await accounts.update(employeeID: f.alice.id, change, by: f.admin.actor, directory: f.localAccounts)
+        }
+        func request(_ start: String, _ end: String) async throws -> HolidayRequest {
+            try await f.service.createRequest(
+                for: f.alice.id, start: Fixture.date(start), end: Fixture.date(end), comment: "", actor: f.alice.actor)
+        }
+        #expect(try await f.services.people.profile(employeeID: f.alice.id).employment == Employment())
+
+        // Employed from Monday 4 May to Tuesday 30 June 2026.
+        let employed = try await employ(.set(Fixture.date("2026-05-04")), .set(Fixture.date("2026-06-30")))
+        #expect(employed.employment == Employment(start: Fixture.date("2026-05-04"), end: Fixture.date("2026-06-30")))
+        await #expect(performing: { _ = try await request("2026-04-30", "2026-05-05") }, throws: Self.invalid("startDate"))
+        await #expect(performing: { _ = try await request("2026-06-29", "2026-07-01") }, throws: Self.invalid("endDate"))
+        let june = try await request("2026-06-29", "2026-06-30")
+        #expect(june.duration == .days(2))
+
+        // The dates cannot leave a held request outside, nor end before they start; nothing is written then.
+        await #expect(performing: { _ = try await employ(.keep, .set(Fixture.date("2026-06-29"))) },
+                      throws: EmployeeAdministrationTests.conflict("holds request \(june.id) (2026-06-29 to 2026-06-30, pending)"))
+        await #expect(performing: { _ = try await employ(.set(Fixture.date("2026-07-01")), .clear) },
+                      throws: EmployeeAdministrationTests.conflict("holds request \(june.id)"))
+        await #expect(performing: { _ = try await employ(.keep, .set(Fixture.date("2026-05-03"))) }, throws: Self.invalid("employmentEnd"))
+        #expect(try await f.services.people.profile(employeeID: f.alice.id).employment == employed.employment)
+
+        // Once the request is cancelled the end may move before it; clearing both dates leaves no bound.
+        try await f.service.perform(.cancel, on: june.id, by: f.alice.actor)
+        #expect(try await employ(.keep, .set(Fixture.date("2026-06-26"))).employment.end == Fixture.date("2026-06-26"))
+        await #expect(performing: { _ = try await request("2026-06-29", "2026-06-29") }, throws: Self.invalid("endDate"))
+        #expect(try await employ(.clear, .clear).employment == Employment())
+        #expect(try await request("2026-04-27", "2026-04-27").duration == .days(1))
+    }
+
+    @Test func theDatabaseRefusesAnEndBeforeTheStart() async throws {
+        let f = try await Fixture.make()
+        await #expect(throws: (any Error).self) {
+            try await f.database.execute(
+                sql: "UPDATE employees SET employment_start = '2026-05-04', employment_end = '2026-05-03' WHERE id = \(f.alice.id)")
+        }
+        await #expect(throws: (any Error).self) {
+            try await f.database.execute(sql: "UPDATE employees SET employment_start = '4 May 2026' WHERE id = \(f.alice.id)")
+        }
     }
 }

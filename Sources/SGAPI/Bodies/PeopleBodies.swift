@@ -57,18 +57,24 @@ extension DTO {
     struct EmployeeRecord: Encodable {
         let colleague: Colleague
         let isAdmin: Bool
+        @Nullable var employmentStart: String?
+        @Nullable var employmentEnd: String?
 
         init(_ profile: SGCore.Profile) {
             colleague = Colleague(profile)
             isAdmin = profile.employee.isAdmin
+            employmentStart = profile.employment.start?.description
+            employmentEnd = profile.employment.end?.description
         }
 
-        private enum CodingKeys: String, CodingKey { case isAdmin }
+        private enum CodingKeys: String, CodingKey { case isAdmin, employmentStart, employmentEnd }
 
         func encode(to encoder: any Encoder) throws {
             try colleague.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(isAdmin, forKey: .isAdmin)
+            try container.encode(_employmentStart, forKey: .employmentStart)
+            try container.encode(_employmentEnd, forKey: .employmentEnd)
         }
     }
 

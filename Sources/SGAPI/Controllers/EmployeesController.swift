@@ -66,9 +66,9 @@ struct EmployeesController {
         }
     }
 
-    /// `PATCH /v1/employees/{id}`: absent keys are kept, `null` clears the position or the phone.
+    /// `PATCH /v1/employees/{id}`: absent keys are kept, `null` clears the position, the phone or an employment date.
     struct EmployeePatchBody: JSONObjectBody {
-        static let fields = EmployeeChange.profileFields.map(\.rawValue) + ["isActive", "isAdmin"]
+        static let fields = EmployeeChange.profileFields.map(\.rawValue) + ["isActive", "isAdmin", "employmentStart", "employmentEnd"]
         static let what = "an employee field an admin can change"
 
         var change = EmployeeChange()
@@ -82,6 +82,8 @@ struct EmployeesController {
             change.profile.phone = try container.change(String.self, "phone")
             change.isActive = try container.optional(Bool.self, "isActive")
             change.isAdmin = try container.optional(Bool.self, "isAdmin")
+            change.employment = EmploymentChange(
+                start: try container.dateChange("employmentStart"), end: try container.dateChange("employmentEnd"))
         }
     }
 

@@ -32,6 +32,15 @@ extension KeyedDecodingContainer where Key == AnyKey {
         guard contains(key) else { return .keep }
         return try decodeNil(forKey: key) ? .clear : .set(decode(T.self, forKey: key))
     }
+
+    /// `change` of a `YYYY-MM-DD` date; a text that is not one is a 422 naming the field.
+    func dateChange(_ name: String) throws -> Change<CalendarDate> {
+        switch try change(String.self, name) {
+        case .keep: .keep
+        case .clear: .clear
+        case .set(let text): .set(try CalendarDate.parse(text, field: name))
+        }
+    }
 }
 
 extension Request {

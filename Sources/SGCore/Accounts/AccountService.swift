@@ -130,6 +130,12 @@ public struct AccountService: Sendable {
                 try tx.saveEmployee(updated)
                 try FoldedCopies.refresh(tx, employeeID: employeeID)
             }
+            if !change.employment.changesNothing {
+                let held = try tx.requests(employeeID: employeeID, touchingYears: HolidayService.supportedYears)
+                let employment = try EmploymentRules.apply(
+                    change.employment, to: current.employment, username: before.username, held: held)
+                if employment != current.employment { try tx.setEmployment(employeeID: employeeID, employment) }
+            }
             switch change.isActive {
             case false? where before.isActive: try Self.deactivate(tx, employeeID, at: now)
             case true? where !before.isActive: try tx.reactivate(employeeID: employeeID)

@@ -17,6 +17,8 @@ public protocol AccountReading: CompanyReading {
     func directoryProfile(username: String) throws -> DirectoryProfile?
     /// Every employee a directory manages, active or not, by username.
     func directoryProfiles() throws -> [DirectoryProfile]
+    /// The employee's requests (any status) with at least one day in `years`, by start date.
+    func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest]
 }
 
 public protocol AccountWriting: AccountReading, TeamAssigning, FoldedCopiesWriting {
@@ -29,6 +31,7 @@ public protocol AccountWriting: AccountReading, TeamAssigning, FoldedCopiesWriti
     func saveDirectoryRecord(employeeID: Int64, _ account: DirectoryAccount, at: Date) throws
     /// Writes what an admin edits of an employee: the profile's fields, the e-mail address and the admin flag.
     func saveEmployee(_ profile: Profile) throws
+    func setEmployment(employeeID: Int64, _ employment: Employment) throws
     func deactivate(employeeID: Int64, at: Date) throws
     func reactivate(employeeID: Int64) throws
     /// Ends every session of the employee, and with them their tokens.

@@ -27,6 +27,7 @@ public struct EmployeeChange: Sendable, Equatable {
     public var profile = ProfilePatch()
     public var isActive: Bool?
     public var isAdmin: Bool?
+    public var employment = EmploymentChange()
 
     /// The profile fields an admin changes, in API order.
     public static let profileFields: [ProfileField] = [.name, .surname, .email, .position, .phone]

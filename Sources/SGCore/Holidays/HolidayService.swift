@@ -65,6 +65,7 @@ public struct HolidayService: Sendable {
             guard start >= today else {
                 throw SGError.invalid(field: "startDate", message: "\(start) is in the past (today is \(today))")
             }
+            try EmploymentRules.check(period, within: try tx.employment(employeeID: employeeID), username: employee.username)
             let schedule = WorkingSchedule(company: company.workingWeek, changes: try tx.workingWeekChanges(employeeID: employeeID))
             let counter = WorkingDayCounter(schedule: schedule, publicHolidays: try tx.publicHolidays(employeeID: employeeID, from: start, to: end))
             let daysByYear = counter.halvesByYear(in: period)

@@ -5,6 +5,8 @@ import Foundation
 public protocol HolidayReading: CompanyReading, LeaveTypeReading, ApprovalReading, IdempotencyRecordReading {
     func employee(id: Int64) throws -> Employee?
     func employee(username: String) throws -> Employee?
+    /// When the employee is employed (no dates for an unknown id).
+    func employment(employeeID: Int64) throws -> Employment
     /// The public holidays in `start...end` of the calendar the employee belongs to.
     func publicHolidays(employeeID: Int64, from start: CalendarDate, to end: CalendarDate) throws -> Set<CalendarDate>
     /// The employee's own working weeks (part time), by the day each starts.

@@ -30,12 +30,16 @@ public struct Profile: Sendable, Equatable {
     public var photo: PhotoVersion?
     /// What the server's messages to them (push) are written in; private to the employee.
     public var language: Language
+    /// When they are employed: the employee's and the admins' to read, an admin's to change (`EmploymentChange`).
+    public var employment: Employment
 
     public init(
         employee: Employee, position: String? = nil, birthDate: CalendarDate? = nil, phone: String? = nil,
-        twitter: String? = nil, linkedin: String? = nil, photo: PhotoVersion? = nil, language: Language = .en
+        twitter: String? = nil, linkedin: String? = nil, photo: PhotoVersion? = nil, language: Language = .en,
+        employment: Employment = Employment()
     ) {
         self.language = language
+        self.employment = employment
         self.employee = employee
         self.position = position
         self.birthDate = birthDate

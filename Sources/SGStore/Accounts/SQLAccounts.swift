@@ -166,6 +166,18 @@ struct SQLAccounts: AccountWriting {
         }
     }
 
+    func setEmployment(employeeID: Int64, _ employment: Employment) throws {
+        try connection.execute("UPDATE employees SET employment_start = ?, employment_end = ? WHERE id = ?") { statement in
+            statement.bind(1, employment.start?.description)
+            statement.bind(2, employment.end?.description)
+            statement.bind(3, employeeID)
+        }
+    }
+
+    func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest] {
+        try SQLHolidayTransaction(connection: connection).requests(employeeID: employeeID, touchingYears: years)
+    }
+
     func reactivate(employeeID: Int64) throws {
         try connection.execute("UPDATE employees SET is_active = 1, deactivated_at = NULL WHERE id = ?") { statement in
             statement.bind(1, employeeID)

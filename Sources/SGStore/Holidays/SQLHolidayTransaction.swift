@@ -16,6 +16,15 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try Rows.employee(connection, id: id)
     }
 
+    func employment(employeeID: Int64) throws -> Employment {
+        try connection.with("SELECT employment_start, employment_end FROM employees WHERE id = ?") { statement in
+            statement.bind(1, employeeID)
+            guard try statement.step() else { return Employment() }
+            return Employment(
+                start: statement.isNull(0) ? nil : try statement.date(0), end: statement.isNull(1) ? nil : try statement.date(1))
+        }
+    }
+
     func approvalContext(employeeID: Int64, on day: CalendarDate) throws -> ApprovalContext {
         try SQLTeams(connection: connection).approvalContext(employeeID: employeeID, on: day)
     }

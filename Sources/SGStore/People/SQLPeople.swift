@@ -9,7 +9,8 @@ struct SQLPeople: PeopleWriting {
     func company() throws -> CompanySettings { try Rows.company(connection) }
 
     static let profileSelect = """
-        SELECT \(Rows.employeeColumnsOfE), e.position, e.birth_date, e.phone, e.twitter, e.linkedin, p.etag, p.content_type, e.language
+        SELECT \(Rows.employeeColumnsOfE), e.position, e.birth_date, e.phone, e.twitter, e.linkedin, p.etag, p.content_type, e.language,
+            e.employment_start, e.employment_end
         FROM employees e LEFT JOIN employee_photos p ON p.employee_id = e.id
         """
 
@@ -22,7 +23,10 @@ struct SQLPeople: PeopleWriting {
             twitter: statement.optionalText(first + 3), linkedin: statement.optionalText(first + 4),
             photo: statement.isNull(first + 5)
                 ? nil : PhotoVersion(etag: statement.text(first + 5), contentType: statement.text(first + 6)),
-            language: Language(rawValue: statement.text(first + 7)) ?? .en)
+            language: Language(rawValue: statement.text(first + 7)) ?? .en,
+            employment: Employment(
+                start: statement.isNull(first + 8) ? nil : try statement.date(first + 8),
+                end: statement.isNull(first + 9) ? nil : try statement.date(first + 9)))
     }
 
     func profile(employeeID: Int64) throws -> Profile? {

@@ -1,12 +1,13 @@
 """The Admin section's other screens, each change checked against the server: leave types (what retiring one in
 use does, said before), the company's settings, public holidays, a webhook's secret shown once, the outbox with
-what failed and why, and an employee deactivated (their sessions end at once) and reactivated."""
+what failed and why, an employee deactivated (their sessions end at once) and reactivated, and employment dates set
+(never leaving a request outside them)."""
 import datetime
 import re
 
 from playwright.sync_api import expect
 
-from conftest import PASSWORD, employee_id, free_week
+from conftest import PASSWORD, employee_id, free_week, new_request
 from pages import AdminPage, EmployeePage, LoginPage
 
 
@@ -144,3 +145,40 @@ def test_a_deactivation_says_what_it_does_and_ends_the_sessions(new_context, api
     expect(screen.outcome("Reactivated: they can log in again.")).to_be_visible()
     assert api.get(f"/v1/employees/{zoe}/record", token)["isActive"] is True
     api.login("zoe")
+
+
+def test_employment_dates_are_set_and_never_leave_a_request_outside(new_context, api):
+    token = api.login("admin")
+    dmitri = employee_id(api, token, "dmitri")
+    held = new_request(api, "dmitri", weeks_ahead=7, days=2)
+    day_before = (datetime.date.fromisoformat(held["startDate"]) - datetime.timedelta(days=1)).isoformat()
+    page = admin_page(new_context)
+    EmployeePage(page, "Dmitri Ivanov").open(f"/admin/employees/{dmitri}")
+    employment = page.get_by_role("region", name="Employment")
+    expect(employment).to_contain_text("No employment dates are set")
+
+    employment.get_by_label("First day of employment").fill("2020-01-06")
+    employment.get_by_role("button", name="Save the dates").click()
+    employment = page.get_by_role("region", name="Employment")
+    expect(employment.locator(".outcome.ok")).to_have_text("Employment dates saved.")
+    expect(employment).to_contain_text("Employed since")
+    assert api.get(f"/v1/employees/{dmitri}/record", token)["employmentStart"] == "2020-01-06"
+
+    # An end before a held request is refused in the admin's language, and nothing changes.
+    employment.get_by_label("Last day of employment").fill(day_before)
+    employment.get_by_role("button", name="Save the dates").click()
+    expect(employment.get_by_role("alert")).to_have_text(
+        "A pending or approved request has days outside these dates: cancel or reject it first.")
+    employment.get_by_label("Last day of employment").fill("2019-12-31")
+    employment.get_by_role("button", name="Save the dates").click()
+    expect(employment.get_by_text("The last day cannot be before the first day.")).to_be_visible()
+    expect(employment.get_by_label("Last day of employment")).to_be_focused()
+    assert api.get(f"/v1/employees/{dmitri}/record", token)["employmentEnd"] is None
+
+    employment.get_by_label("Last day of employment").fill("")
+    employment.get_by_label("First day of employment").fill("")
+    employment.get_by_role("button", name="Save the dates").click()
+    expect(page.get_by_role("region", name="Employment")).to_contain_text("No employment dates are set")
+    assert api.get(f"/v1/employees/{dmitri}/record", token)["employmentStart"] is None
+    status, _ = api.call("POST", f"/v1/holidays/{held['id']}/cancel", api.login("dmitri"))
+    assert status == 200

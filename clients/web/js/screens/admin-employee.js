@@ -1,4 +1,4 @@
-// Admin: one employee. Their record (GET /v1/employees/{id}/record) and its HR fields (PATCH), the admin role
+// Admin: one employee. Their record (GET /v1/employees/{id}/record) and its HR fields and employment dates (PATCH), the admin role
 // granted or revoked, deactivation (which ends their sessions at once; asked first, since their sessions and
 // calendar feeds do not come back) and reactivation; their sessions (GET / DELETE .../sessions); a year's
 // allowance and balance with the adjustments log and its reasons (PUT .../allowances/{year}, POST
@@ -43,6 +43,7 @@ export default {
         accessSection(person, sessions.items, self)),
       allowanceSection(person, year, balance, changes),
       h("div", { class: "cards two" },
+        employmentSection(person),
         weeksSection(person, weeks, today),
         calendarSection(person, calendar, calendars)),
       requestsSection(person, year, yearView),
@@ -214,6 +215,49 @@ function allowanceSection(person, year, balance, changes) {
       h("div", {}, h("h3", {}, t("adminEmployee.adjustTitle")), adjustForm)),
     h("h3", {}, t("adminEmployee.log")),
     h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("adminEmployee.logCaption", { year }) }, log));
+}
+
+/** The first and last day of employment; an empty date clears it. No request may fall outside them. */
+function employmentSection(person) {
+  const start = field({ label: t("adminEmployee.employmentStart"), name: "employmentStart", type: "date", value: person.employmentStart || "" });
+  const end = field({ label: t("adminEmployee.employmentEnd"), name: "employmentEnd", type: "date", value: person.employmentEnd || "", hint: t("adminEmployee.employmentEndHint") });
+  const fields = { employmentStart: start, employmentEnd: end };
+  const errors = formErrors(fields, "employment");
+  const result = outcome("employment");
+  const form = h("form", {
+    class: "form", novalidate: true,
+    onsubmit: async (event) => {
+      event.preventDefault();
+      errors.clear();
+      result.clear();
+      const body = {};
+      for (const [key, wrapper] of Object.entries(fields)) {
+        const value = wrapper.control.value;
+        if (value !== (person[key] || "")) body[key] = value || null;
+      }
+      if (!Object.keys(body).length) return result.ok(t("profile.nothing"));
+      try {
+        await api("PATCH", `/v1/employees/${person.id}`, { body });
+        keepOutcome("employment", t("adminEmployee.employmentSaved"));
+        refreshScreen();
+      } catch (error) {
+        if (error.status !== 401) errors.show(error);
+      }
+    },
+  }, errors.alert, start, end,
+  h("div", { class: "actions" }, button(t("adminEmployee.employmentSave"), null, { kind: "primary", type: "submit", id: "employment-save" })), result.line);
+  return section(t("adminEmployee.employment"),
+    h("p", {}, employmentText(person)),
+    form);
+}
+
+function employmentText(person) {
+  const start = person.employmentStart && formatDate(person.employmentStart);
+  const end = person.employmentEnd && formatDate(person.employmentEnd);
+  if (start && end) return t("adminEmployee.employedFromTo", { start, end });
+  if (start) return t("adminEmployee.employedFrom", { start });
+  if (end) return t("adminEmployee.employedUntil", { end });
+  return t("adminEmployee.employedNoDates");
 }
 
 function weeksSection(person, weeks, today) {
