@@ -39,12 +39,16 @@ struct AllowanceCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
         @Argument(help: "Year.") var year: Int
-        @Argument(help: "Days in steps of 0.5: +2, -1.5 (write -- before a negative number).") var days: String
+        // Collected with what no option takes, so that a negative number (-2) is a value, not an unknown option.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Days in steps of 0.5: 2, +2, -1.5.", valueName: "days"))
+        var days: [String]
         @Option(help: "Why (required).") var reason: String
 
         func run(_ context: AdminContext) async throws {
-            guard let days = HalfDays(days: days) else {
-                throw SGError.invalid(field: "days", message: "'\(self.days)' is not a number of days in steps of 0.5, such as +2 or -1.5")
+            guard self.days.count == 1, let days = HalfDays(days: self.days[0]) else {
+                throw SGError.invalid(
+                    field: "days",
+                    message: "'\(self.days.joined(separator: " "))' is not one number of days in steps of 0.5, such as 2, +2 or -1.5")
             }
             let services = context.services
             let employee = try await context.employee(username)

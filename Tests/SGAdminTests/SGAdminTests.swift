@@ -286,12 +286,15 @@ struct AdminCLI {
         let year = f.today.year
         let add = try cli.run(["allowance", "adjust", "alice", "\(year)", "+2.5", "--reason", "Overtime"])
         #expect(add.status == 0 && add.stdout.contains("adjusted 2.5") && add.stdout.contains("remaining 25.5"), "\(add.stdout)\(add.stderr)")
-        let remove = try cli.run(["allowance", "adjust", "alice", "\(year)", "--reason", "Correction", "--", "-1"])
+        // A negative number as an HR person types it, before the options.
+        let remove = try cli.run(["allowance", "adjust", "alice", "\(year)", "-1", "--reason", "Correction"])
         #expect(remove.status == 0 && remove.stdout.contains("adjusted 1.5"), "\(remove.stdout)\(remove.stderr)")
         for bad in [["allowance", "adjust", "alice", "\(year)", "0.3", "--reason", "x"],
                     ["allowance", "adjust", "alice", "\(year)", "1"],
                     ["allowance", "adjust", "alice", "\(year)", "1", "--reason", " "],
-                    ["allowance", "adjust", "alice", "\(year)", "--reason", "x", "--", "-30"],
+                    ["allowance", "adjust", "alice", "\(year)", "-30", "--reason", "x"],
+                    ["allowance", "adjust", "alice", "\(year)", "1", "2", "--reason", "x"],
+                    ["allowance", "adjust", "alice", "\(year)", "-1x", "--reason", "x"],
                     ["allowance", "adjust", "nobody", "\(year)", "1", "--reason", "x"]] {
             let refused = try cli.run(bad)
             #expect(refused.status != 0 && !refused.stderr.isEmpty && refused.stdout.isEmpty, "\(bad)")
