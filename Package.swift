@@ -78,6 +78,7 @@ let package = Package(
                 .embedInCode("0031_ids_never_reused.sql"),
                 .embedInCode("0032_reverted_requests_undecided.sql"),
                 .embedInCode("0033_employment_dates.sql"),
+                .embedInCode("0034_pro_rata.sql"),
             ],
             swiftSettings: strict
         ),
@@ -91,6 +92,7 @@ let package = Package(
                 .embedInCode("0025_session_changes.sql"), .embedInCode("0026_events_without_view_changes.sql"),
                 .embedInCode("0029_private_details_and_stale_grants.sql"), .embedInCode("0030_schema_rules.sql"),
                 .embedInCode("0032_reverted_requests_undecided.sql"), .embedInCode("0033_employment_dates.sql"),
+                .embedInCode("0034_pro_rata.sql"),
             ],
             swiftSettings: strict
         ),

@@ -87,5 +87,8 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0033_employment_dates", sql: String(decoding: PackageResources._033_employment_dates_sql, as: UTF8.self),
             postgres: PostgresMigrations.employmentDates),
+        Migration(
+            identifier: "0034_pro_rata", sql: String(decoding: PackageResources._034_pro_rata_sql, as: UTF8.self),
+            postgres: PostgresMigrations.proRata),
     ]
 }

@@ -30,4 +30,7 @@ public enum PostgresMigrations {
 
     /// 0033's columns, with PostgreSQL's pattern match.
     public static let employmentDates = String(decoding: PackageResources._033_employment_dates_sql, as: UTF8.self)
+
+    /// 0034's columns, the same statements as SQLite's.
+    public static let proRata = String(decoding: PackageResources._034_pro_rata_sql, as: UTF8.self)
 }

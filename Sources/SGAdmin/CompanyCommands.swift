@@ -17,14 +17,15 @@ struct CompanyCommand: AsyncParsableCommand {
             Output(
                 columns: [
                     "name", "address", "phone", "email", "website", "working_week", "default_allowance", "time_zone",
-                    "carry_over_cap", "carry_over_expiry", "feeds",
+                    "carry_over_cap", "carry_over_expiry", "pro_rata", "pro_rata_rounding", "feeds",
                 ],
                 rows: [[
                     .text(company.settings.name), .text(company.contact.address ?? ""), .text(company.contact.phone ?? ""),
                     .text(company.contact.email ?? ""), .text(company.contact.website ?? ""),
                     .text(company.settings.workingWeek.code), .number(company.settings.defaultAllowance),
                     .text(company.settings.timeZoneIdentifier), .days(company.settings.carryOver.cap),
-                    .text(company.settings.carryOver.expiryCode), .text(company.feeds.joined(separator: " ")),
+                    .text(company.settings.carryOver.expiryCode), .text(company.settings.proRata.method.rawValue),
+                    .text(company.settings.proRata.rounding.rawValue), .text(company.feeds.joined(separator: " ")),
                 ]]
             ).print(format)
         }
@@ -46,6 +47,8 @@ struct CompanyCommand: AsyncParsableCommand {
         @Option(help: "Time zone for \"today\", e.g. Europe/Madrid.") var timeZone: String?
         @Option(help: "Unused days that carry into the next year, at most (0.5 steps; 0: none).") var carryOverCap: String?
         @Option(help: "The day carried days expire after, as MM-DD, e.g. 03-31.") var carryOverExpiry: String?
+        @Option(help: "How allowances follow employment dates and working weeks: off, calendar-days or whole-months.") var proRata: String?
+        @Option(help: "How a pro-rated allowance is rounded to half days: up, down or nearest.") var proRataRounding: String?
         @Option(name: .customLong("feed"), help: "A news feed (RSS or Atom) for the main screen, http(s)://…; repeat for several.") var feeds: [String] = []
         @Flag(help: "Remove every news feed.") var noFeeds = false
 
@@ -71,6 +74,8 @@ struct CompanyCommand: AsyncParsableCommand {
                 patch.carryOverCap = cap
             }
             patch.carryOverExpiry = carryOverExpiry
+            patch.proRata = proRata
+            patch.proRataRounding = proRataRounding
             if noFeeds {
                 guard feeds.isEmpty else { throw SGError.invalid(field: "--no-feeds", message: "give either --feed or --no-feeds, not both") }
                 patch.feeds = []
@@ -84,7 +89,9 @@ struct CompanyCommand: AsyncParsableCommand {
             let company = try await services.company.updateCompany(patch, by: try await context.actor())
             printOut("Company updated: \(company.settings.name), working week \(company.settings.workingWeek), "
                 + "default allowance \(company.settings.defaultAllowance), time zone \(company.settings.timeZoneIdentifier), "
-                + "carry-over up to \(company.settings.carryOver.cap) days until \(company.settings.carryOver.expiryCode)"
+                + "carry-over up to \(company.settings.carryOver.cap) days until \(company.settings.carryOver.expiryCode), "
+                + "pro rata \(company.settings.proRata.method.rawValue)"
+                + (company.settings.proRata.method == .off ? "" : " rounded \(company.settings.proRata.rounding.rawValue)")
                 + (patch.feeds == nil ? "" : ", \(company.feeds.count) news feed\(company.feeds.count == 1 ? "" : "s")") + ".\n")
         }
     }

@@ -20,7 +20,10 @@ enum Rows {
 
     private static func readCompany(_ connection: SQLConnection) throws -> CompanySettings {
         try connection.with(
-            "SELECT name, working_days, default_allowance, timezone, carry_over_cap_halves, carry_over_expiry FROM company WHERE id = 1"
+            """
+            SELECT name, working_days, default_allowance, timezone, carry_over_cap_halves, carry_over_expiry, pro_rata, pro_rata_rounding
+            FROM company WHERE id = 1
+            """
         ) { statement in
             guard try statement.step() else {
                 throw SGError.conflict("The company row is missing: the database was not created by `sgadmin migrate`.")
@@ -33,7 +36,10 @@ enum Rows {
                 timeZoneIdentifier: statement.text(3),
                 carryOver: expiry.flatMap {
                     CarryOverPolicy(cap: HalfDays(halves: statement.int(4)), expiryMonth: $0.month, expiryDay: $0.day)
-                } ?? .standard)
+                } ?? .standard,
+                proRata: ProRataPolicy(
+                    method: ProRataPolicy.Method(rawValue: statement.text(6)) ?? .off,
+                    rounding: ProRataPolicy.Rounding(rawValue: statement.text(7)) ?? .nearest))
         }
     }
 

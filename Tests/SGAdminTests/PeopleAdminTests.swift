@@ -79,11 +79,13 @@ import SGTestSupport
         ])
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout == "Company updated: Acme S.L., working week Mon,Tue,Wed,Thu, default allowance 25, time zone Europe/Madrid, "
-            + "carry-over up to 5 days until 03-31.\n")
+            + "carry-over up to 5 days until 03-31, pro rata off.\n")
         let show = try cli.run(["company", "show", "--format", "csv"])
         // A leading '+' gets a quote mark in CSV, as in every export, so a spreadsheet does not read a formula.
-        #expect(show.stdout == "name,address,phone,email,website,working_week,default_allowance,time_zone,carry_over_cap,carry_over_expiry,feeds\r\n"
-                + "Acme S.L.,\"Calle Mayor 1, Madrid\",'+34 910 000 000,hello@acme.example,https://acme.example,1234,25,Europe/Madrid,5,03-31,\r\n")
+        #expect(show.stdout == "name,address,phone,email,website,working_week,default_allowance,time_zone,carry_over_cap,carry_over_expiry,"
+                + "pro_rata,pro_rata_rounding,feeds\r\n"
+                + "Acme S.L.,\"Calle Mayor 1, Madrid\",'+34 910 000 000,hello@acme.example,https://acme.example,1234,25,Europe/Madrid,5,03-31,"
+                + "off,nearest,\r\n")
 
         // One bad option: nothing changes, and the message names it.
         for (arguments, says) in [
@@ -91,6 +93,8 @@ import SGTestSupport
             (["--name", "Other", "--default-allowance", "0"], "would be left with fewer days than they hold"),
             (["--name", "Other", "--working-week", "89"], "--working-week"),
             (["--name", "Other", "--time-zone", "Nowhere/Land"], "timeZone"),
+            (["--name", "Other", "--pro-rata", "monthly"], "proRata"),
+            (["--name", "Other", "--pro-rata-rounding", "half"], "proRataRounding"),
             ([], "nothing to change"),
             (["--name", "Other", "--as", "bob"], "not an active admin"),
             (["--name", "Other", "--feed", "ftp://acme.example/feed.rss"], "--feed"),

@@ -224,3 +224,65 @@ private struct DirectoryOfRecord: EmployeeDirectory {
         }
     }
 }
+
+/// Pro rata in the ledger: the balance follows the employment and the working week, and no change of either (or
+/// of the company's rule) may leave a year with fewer days than it holds.
+@Suite struct ProRataLedgerTests {
+    @Test func theAllowanceFollowsTheContractAndContractChangesAreChecked() async throws {
+        let f = try await Fixture.make()
+        func employ(_ who: Employee, start: String? = nil, end: String? = nil) async throws {
+            var change = EmployeeChange()
+            change.employment = EmploymentChange(
+                start: start.map { .set(Fixture.date($0)) } ?? .keep, end: end.map { .set(Fixture.date($0)) } ?? .keep)
+            _ = try await f.services.accounts.update(employeeID: who.id, change, by: f.admin.actor, directory: f.localAccounts)
+        }
+        func proRata(_ method: String) async throws {
+            var patch = CompanyPatch()
+            patch.proRata = method
+            _ = try await f.services.company.updateCompany(patch, by: f.admin.actor)
+        }
+        let conflict: @Sendable (any Error) -> Bool = { error in
+            guard case .conflict(let message)? = error as? SGError else { return false }
+            return message.contains("its allowance would be")
+        }
+        try await proRata("whole-months")
+        try await employ(f.alice, start: "2026-09-01")
+        var balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance.allowance == HalfDays(halves: 15) && balance.allowanceFormula == "23 × 4/12 = 7.67 → 7.5")
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2027).allowanceFormula == nil)
+
+        // Mon 7 to Wed 16 September: 8 working days, beyond 7.5; to Tue 15, 7.
+        await #expect(throws: SGError.self) {
+            try await f.service.createRequest(for: f.alice.id, start: Fixture.date("2026-09-07"), end: Fixture.date("2026-09-16"), comment: "", actor: f.alice.actor)
+        }
+        _ = try await f.service.createRequest(for: f.alice.id, start: Fixture.date("2026-09-07"), end: Fixture.date("2026-09-15"), comment: "", actor: f.alice.actor)
+
+        // Leaving on 31 October would grant 23 × 2/12 = 4, a 3-day week 4.5: both below the 7 held, so refused whole.
+        await #expect(performing: { try await employ(f.alice, end: "2026-10-31") }, throws: conflict)
+        await #expect(performing: {
+            _ = try await f.service.setWorkingWeek(employeeID: f.alice.id, from: Fixture.date("2026-09-01"), week: WorkingWeek(weekdays: [1, 2, 3]), by: f.admin.actor)
+        }, throws: conflict)
+        #expect(try await f.services.people.profile(employeeID: f.alice.id).employment.end == nil)
+        #expect(try await f.service.workingWeeks(employeeID: f.alice.id, by: f.admin.actor).changes.isEmpty)
+
+        // An allowance set for the year is taken as it is.
+        try await f.service.setAllowance(employeeID: f.alice.id, year: 2026, days: 10, by: f.admin.actor)
+        try await employ(f.alice, end: "2026-10-31")
+        balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance.allowance == .days(10) && balance.allowanceFormula == nil && balance.remaining == .days(3))
+
+        // The company's rule is checked like the contracts: bob, from November, holds 10 days while it is off.
+        try await proRata("off")
+        try await employ(f.bob, start: "2026-11-02")
+        let november = try await f.service.createRequest(
+            for: f.bob.id, start: Fixture.date("2026-11-02"), end: Fixture.date("2026-11-13"), comment: "", actor: f.bob.actor)
+        await #expect(performing: { try await proRata("whole-months") }, throws: { error in
+            guard case .conflict(let message)? = error as? SGError else { return false }
+            return message.contains("would be left with fewer days than they hold")
+        })
+        #expect(try await f.services.company.company().settings.proRata == .off)
+        try await f.service.perform(.cancel, on: november.id, by: f.bob.actor)
+        try await proRata("calendar-days")
+        #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowanceFormula == "23 × 60/365 = 3.78 → 4")
+    }
+}

@@ -18,6 +18,9 @@ extension DTO {
         let carryOverCap: Double
         /// The day ("MM-DD") of the next year after which carried days expire.
         let carryOverExpiry: String
+        /// How an employee's allowance follows their contract (`ProRataPolicy`), and how it is rounded.
+        let proRata: String
+        let proRataRounding: String
         /// RSS or Atom addresses whose newest items the main screen shows.
         let feeds: [String]
 
@@ -32,6 +35,8 @@ extension DTO {
             timeZone = company.settings.timeZoneIdentifier
             carryOverCap = company.settings.carryOver.cap.days
             carryOverExpiry = company.settings.carryOver.expiryCode
+            proRata = company.settings.proRata.method.rawValue
+            proRataRounding = company.settings.proRata.rounding.rawValue
             feeds = company.feeds
         }
     }

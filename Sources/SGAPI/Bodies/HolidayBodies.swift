@@ -203,6 +203,7 @@ extension Balance: JSONBody {
         json.object { json in
             json.key("adjusted"); json.value(adjusted)
             json.key("allowance"); json.value(allowance)
+            json.key("allowanceFormula"); json.value(allowanceFormula)
             json.key("approved"); json.value(approved)
             json.key("carriedOver"); json.value(carriedOver)
             json.key("carryOverExpiresOn"); json.value(carryOverExpiresOn?.description)

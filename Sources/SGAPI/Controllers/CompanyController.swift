@@ -7,12 +7,12 @@ struct CompanyController {
     let services: Services
 
     /// PUT /v1/company replaces the company: `name`, `workingWeek` and `defaultAllowance` are required; an
-    /// absent or null address, phone, email or website is cleared; `timeZone`, `carryOverCap`, `carryOverExpiry`
-    /// and `feeds` are kept when absent.
+    /// absent or null address, phone, email or website is cleared; `timeZone`, `carryOverCap`, `carryOverExpiry`,
+    /// `proRata`, `proRataRounding` and `feeds` are kept when absent.
     struct PutBody: JSONObjectBody {
         static let fields = [
             "name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone", "carryOverCap",
-            "carryOverExpiry", "feeds",
+            "carryOverExpiry", "proRata", "proRataRounding", "feeds",
         ]
         static let what = "a company field"
 
@@ -40,6 +40,8 @@ struct CompanyController {
                 patch.carryOverCap = days
             }
             patch.carryOverExpiry = try container.optional(String.self, "carryOverExpiry")
+            patch.proRata = try container.optional(String.self, "proRata")
+            patch.proRataRounding = try container.optional(String.self, "proRataRounding")
             patch.feeds = try container.optional([String].self, "feeds")
         }
     }

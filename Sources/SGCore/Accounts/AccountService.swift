@@ -134,7 +134,10 @@ public struct AccountService: Sendable {
                 let held = try tx.requests(employeeID: employeeID, touchingYears: HolidayService.supportedYears)
                 let employment = try EmploymentRules.apply(
                     change.employment, to: current.employment, username: before.username, held: held)
-                if employment != current.employment { try tx.setEmployment(employeeID: employeeID, employment) }
+                if employment != current.employment {
+                    try tx.setEmployment(employeeID: employeeID, employment)
+                    try HolidayService.checkContractChange(tx.holidays, employeeID: employeeID, from: nil, now: now)
+                }
             }
             switch change.isActive {
             case false? where before.isActive: try Self.deactivate(tx, employeeID, at: now)

@@ -32,6 +32,8 @@ public protocol AccountWriting: AccountReading, TeamAssigning, FoldedCopiesWriti
     /// Writes what an admin edits of an employee: the profile's fields, the e-mail address and the admin flag.
     func saveEmployee(_ profile: Profile) throws
     func setEmployment(employeeID: Int64, _ employment: Employment) throws
+    /// This transaction as the holiday rules read it: a change of employment is checked against the balances.
+    var holidays: any HolidayReading { get }
     func deactivate(employeeID: Int64, at: Date) throws
     func reactivate(employeeID: Int64) throws
     /// Ends every session of the employee, and with them their tokens.

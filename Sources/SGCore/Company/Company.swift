@@ -42,6 +42,10 @@ public struct CompanyPatch: Sendable, Equatable {
     public var carryOverCap: HalfDays?
     /// "MM-DD".
     public var carryOverExpiry: String?
+    /// A `ProRataPolicy.Method`'s name ("off", "calendar-days", "whole-months").
+    public var proRata: String?
+    /// A `ProRataPolicy.Rounding`'s name ("up", "down", "nearest").
+    public var proRataRounding: String?
     /// Every feed address, in order; nil keeps them.
     public var feeds: [String]?
 
@@ -90,6 +94,18 @@ public enum CompanyRules {
             }
             result.settings.carryOver = policy
         }
+        if let name = patch.proRata {
+            guard let method = ProRataPolicy.Method(rawValue: name) else {
+                throw SGError.invalid(field: "proRata", message: "'\(name)' is not one of off, calendar-days, whole-months")
+            }
+            result.settings.proRata.method = method
+        }
+        if let name = patch.proRataRounding {
+            guard let rounding = ProRataPolicy.Rounding(rawValue: name) else {
+                throw SGError.invalid(field: "proRataRounding", message: "'\(name)' is not one of up, down, nearest")
+            }
+            result.settings.proRata.rounding = rounding
+        }
         if let zone = patch.timeZone {
             guard TimeZone(identifier: zone) != nil else {
                 throw SGError.invalid(field: "timeZone", message: "'\(zone)' is not a time zone name such as Europe/Madrid or UTC")
@@ -133,12 +149,13 @@ public enum CompanyRules {
     }
 }
 
-/// What the rules read of the company: its working week, default allowance, carry-over and time zone.
+/// What the rules read of the company: its working week, default allowance, carry-over, pro rata and time zone.
 public struct CompanySettings: Sendable, Equatable {
     public var name: String
     public var workingWeek: WorkingWeek
     public var defaultAllowance: Int
     public var carryOver: CarryOverPolicy
+    public var proRata: ProRataPolicy
     public var timeZoneIdentifier: String {
         didSet { timeZone = TimeZone(identifier: timeZoneIdentifier) ?? .gmt }
     }
@@ -147,9 +164,10 @@ public struct CompanySettings: Sendable, Equatable {
 
     public init(
         name: String, workingWeek: WorkingWeek, defaultAllowance: Int, timeZoneIdentifier: String,
-        carryOver: CarryOverPolicy = .standard
+        carryOver: CarryOverPolicy = .standard, proRata: ProRataPolicy = .off
     ) {
         self.name = name
+        self.proRata = proRata
         self.workingWeek = workingWeek
         self.defaultAllowance = defaultAllowance
         self.carryOver = carryOver

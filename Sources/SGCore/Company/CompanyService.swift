@@ -46,7 +46,8 @@ public struct CompanyService: Sendable {
             let updated = try CompanyRules.apply(patch, to: current)
             try tx.saveCompany(updated)
             let old = current.settings, new = updated.settings
-            if new.defaultAllowance < old.defaultAllowance || new.carryOver != old.carryOver {
+            if new.defaultAllowance < old.defaultAllowance || new.carryOver != old.carryOver || new.proRata != old.proRata
+                || (new.proRata.method != .off && new.workingWeek != old.workingWeek) {
                 try Self.checkBalances(tx, new, on: HolidayService.today(now, new))
             }
             return updated

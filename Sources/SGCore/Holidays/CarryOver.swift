@@ -65,10 +65,12 @@ public struct YearRecord: Sendable, Equatable {
 /// records, so that every reader and every check computes a balance the same way.
 public enum BalanceLedger {
     /// The balances of `years` as of `today`, the first of which carries nothing in (the year the employee's record
-    /// starts). Years without a record have the company default and nothing held. Carried days that requests do not
+    /// starts). A year's allowance is the admin's own for it, else what `granted` says (pro rata), else the company
+    /// default; years without a record hold nothing. Carried days that requests do not
     /// use by the expiry are `expiring` up to that day and `expired` from the day after: `remaining` is the same.
     public static func balances(
-        years: ClosedRange<Int>, records: [Int: YearRecord], defaultAllowance: Int, policy: CarryOverPolicy, today: CalendarDate
+        years: ClosedRange<Int>, records: [Int: YearRecord], defaultAllowance: Int, granted: [Int: AllowanceGrant] = [:],
+        policy: CarryOverPolicy, today: CalendarDate
     ) -> [Balance] {
         var balances: [Balance] = []
         balances.reserveCapacity(years.count)
@@ -79,8 +81,9 @@ public enum BalanceLedger {
             if let previous { carried = min(policy.cap, max(.zero, previous.remaining)) }
             let unused = max(.zero, carried - record.heldByExpiry)
             let expiry = policy.expiry(in: year)
+            let grant = record.override.map { AllowanceGrant(days: .days($0)) } ?? granted[year] ?? AllowanceGrant(days: .days(defaultAllowance))
             let balance = Balance(
-                year: year, allowance: .days(record.override ?? defaultAllowance), carriedOver: carried,
+                year: year, allowance: grant.days, allowanceFormula: grant.formula, carriedOver: carried,
                 expired: today > expiry ? unused : .zero, expiring: today > expiry ? .zero : unused,
                 carryOverExpiresOn: carried > .zero ? expiry : nil, adjusted: record.adjusted,
                 approved: record.held.approved, pending: record.held.pending)

@@ -82,6 +82,8 @@ extension HolidayService {
                     field: "startsOn", message: "\(startsOn) is in the past (today is \(today)): a working week changes from today on")
             }
             try tx.saveWorkingWeek(WorkingWeekChange(employeeID: employeeID, startsOn: startsOn, week: week, setBy: actor.name, setAt: now))
+            // Pro rata follows the week: fewer working days grant fewer days from that year on.
+            try Self.checkContractChange(tx, employeeID: employeeID, from: startsOn.year, now: now)
             return try tx.workingWeekChanges(employeeID: employeeID)
         }
     }
@@ -123,7 +125,8 @@ extension HolidayService {
         let policy = company.carryOver
         let data = try tx.ledgerRecords(employeeID: employeeID, carryOver: policy)
         var records = data.records
-        let schedule = data.acrossExpiry.isEmpty
+        let proRated = company.proRata.method != .off
+        let schedule = data.acrossExpiry.isEmpty && !proRated
             ? WorkingSchedule(company: company.workingWeek)
             : WorkingSchedule(company: company.workingWeek, changes: try tx.workingWeekChanges(employeeID: employeeID))
         // Carried days are used first on days up to the expiry: a request across the expiry counts its part up to
@@ -139,8 +142,17 @@ extension HolidayService {
         let upTo = year ?? data.firstYear
         let first = min(data.firstYear, upTo)
         let last = includingLaterYears ? max(upTo, records.keys.max() ?? upTo) : upTo
+        var granted: [Int: AllowanceGrant] = [:]
+        if proRated {
+            let employment = try tx.employment(employeeID: employeeID)
+            for year in first...last {
+                granted[year] = ProRata.grant(
+                    of: company.defaultAllowance, year: year, employment: employment, schedule: schedule, policy: company.proRata)
+            }
+        }
         return BalanceLedger.balances(
-            years: first...last, records: records, defaultAllowance: company.defaultAllowance, policy: policy, today: today)
+            years: first...last, records: records, defaultAllowance: company.defaultAllowance, granted: granted, policy: policy,
+            today: today)
     }
 
     /// The first balance from `year` on (nil: from the employee's first year, through the last year with data)
@@ -150,6 +162,19 @@ extension HolidayService {
     ) throws -> Balance? {
         try balances(tx, employeeID: employeeID, company: company, on: today, through: year, includingLaterYears: true)
             .first { $0.year >= (year ?? Int.min) && $0.remaining < .zero }
+    }
+
+    /// Refuses a change of contract already written in `tx` (employment dates, a working week) that pro rata turns into
+    /// a balance below zero in a year from `year` on (nil: any year).
+    public static func checkContractChange(_ tx: any HolidayReading, employeeID: Int64, from year: Int?, now: Date) throws {
+        let company = try tx.company()
+        guard company.proRata.method != .off,
+              let overdrawn = try firstOverdrawn(tx, employeeID: employeeID, company: company, on: today(now, company), from: year)
+        else { return }
+        throw SGError.conflict(
+            "This would leave \(overdrawn.year) with \(overdrawn.remaining) days: its allowance would be \(overdrawn.allowance)"
+                + (overdrawn.allowanceFormula.map { " (\($0))" } ?? "") + ", and \(overdrawn.approved) approved and "
+                + "\(overdrawn.pending) pending days are held. Cancel or reject requests of \(overdrawn.year) first.")
     }
 
     /// The employee's balance of `year` after a change to its allowance (already written in `tx`), read from the same

@@ -124,6 +124,8 @@ public struct HolidayEvent: Sendable, Equatable {
 public struct Balance: Sendable, Equatable {
     public var year: Int
     public var allowance: HalfDays
+    /// How `allowance` was pro-rated from the company's (`ProRata`); nil when it is the whole figure or the admin's own.
+    public var allowanceFormula: String?
     /// Unused days of the year before, up to the company's cap (`BalanceLedger`).
     public var carriedOver: HalfDays
     /// The carried days not used by `carryOverExpiresOn`, once that day has passed; zero until then.
@@ -142,11 +144,12 @@ public struct Balance: Sendable, Equatable {
     public var available: HalfDays { allowance + carriedOver - expired - expiring + adjusted }
 
     public init(
-        year: Int, allowance: HalfDays, carriedOver: HalfDays = .zero, expired: HalfDays = .zero, expiring: HalfDays = .zero,
+        year: Int, allowance: HalfDays, allowanceFormula: String? = nil, carriedOver: HalfDays = .zero, expired: HalfDays = .zero, expiring: HalfDays = .zero,
         carryOverExpiresOn: CalendarDate? = nil, adjusted: HalfDays = .zero, approved: HalfDays, pending: HalfDays
     ) {
         self.year = year
         self.allowance = allowance
+        self.allowanceFormula = allowanceFormula
         self.carriedOver = carriedOver
         self.expired = expired
         self.expiring = expiring

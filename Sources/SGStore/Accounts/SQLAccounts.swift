@@ -175,8 +175,10 @@ struct SQLAccounts: AccountWriting {
     }
 
     func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest] {
-        try SQLHolidayTransaction(connection: connection).requests(employeeID: employeeID, touchingYears: years)
+        try holidays.requests(employeeID: employeeID, touchingYears: years)
     }
+
+    var holidays: any HolidayReading { SQLHolidayTransaction(connection: connection) }
 
     func reactivate(employeeID: Int64) throws {
         try connection.execute("UPDATE employees SET is_active = 1, deactivated_at = NULL WHERE id = ?") { statement in

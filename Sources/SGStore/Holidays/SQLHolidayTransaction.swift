@@ -413,7 +413,8 @@ struct SQLHolidayTransaction: HolidayTransaction {
         try connection.execute(
             """
             UPDATE company SET name = ?, working_days = ?, default_allowance = ?, timezone = ?,
-                               address = ?, phone = ?, email = ?, website = ?, carry_over_cap_halves = ?, carry_over_expiry = ?
+                               address = ?, phone = ?, email = ?, website = ?, carry_over_cap_halves = ?, carry_over_expiry = ?,
+                               pro_rata = ?, pro_rata_rounding = ?
             WHERE id = 1
             """
         ) { statement in
@@ -427,6 +428,8 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(8, contact.website)
             statement.bind(9, settings.carryOver.cap.halves)
             statement.bind(10, settings.carryOver.expiryCode)
+            statement.bind(11, settings.proRata.method.rawValue)
+            statement.bind(12, settings.proRata.rounding.rawValue)
         }
         try SQLCompanyFeeds.save(connection, urls: company.feeds)
     }

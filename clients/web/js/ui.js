@@ -130,7 +130,7 @@ export function requestDates(request) {
 export function balanceList(balance) {
   const row = (label, value, extra) => [h("dt", {}, label), h("dd", {}, value, extra ? h("span", { class: "muted" }, ` ${extra}`) : null)];
   return h("dl", { class: "balance" },
-    row(t("balance.allowance"), formatDays(balance.allowance)),
+    row(t("balance.allowance"), formatDays(balance.allowance), balance.allowanceFormula ? t("balance.proRated", { formula: balance.allowanceFormula }) : null),
     balance.carriedOver || balance.carryOverExpiresOn
       ? row(t("balance.carriedOver"), formatDays(balance.carriedOver),
         balance.carryOverExpiresOn ? t("balance.carryOverUntil", { date: formatDate(balance.carryOverExpiresOn) }) : null)

@@ -168,7 +168,8 @@ def test_employment_dates_are_set_and_never_leave_a_request_outside(new_context,
     employment.get_by_label("Last day of employment").fill(day_before)
     employment.get_by_role("button", name="Save the dates").click()
     expect(employment.get_by_role("alert")).to_have_text(
-        "A pending or approved request has days outside these dates: cancel or reject it first.")
+        "These dates would leave a pending or approved request outside them, or a year with fewer days than its "
+        "requests hold: cancel or reject requests first.")
     employment.get_by_label("Last day of employment").fill("2019-12-31")
     employment.get_by_role("button", name="Save the dates").click()
     expect(employment.get_by_text("The last day cannot be before the first day.")).to_be_visible()
@@ -182,3 +183,31 @@ def test_employment_dates_are_set_and_never_leave_a_request_outside(new_context,
     assert api.get(f"/v1/employees/{dmitri}/record", token)["employmentStart"] is None
     status, _ = api.call("POST", f"/v1/holidays/{held['id']}/cancel", api.login("dmitri"))
     assert status == 200
+
+
+def test_pro_rata_is_the_companys_rule_and_the_balance_says_how_it_was_made(new_context, api):
+    token = api.login("admin")
+    farid = employee_id(api, token, "farid")
+    year = int(api.get("/v1/home", token)["today"][:4]) + 2
+    status, _ = api.call("PATCH", f"/v1/employees/{farid}", token, {"employmentEnd": f"{year}-03-15"})
+    assert status == 200
+    page = admin_page(new_context)
+    AdminPage(page).open("/admin/company")
+    page.get_by_label("Pro-rate allowances").select_option(label="by the whole months employed")
+    page.get_by_label("Rounding").select_option(label="down to a half day")
+    page.get_by_role("button", name="Save company").click()
+    expect(AdminPage(page).outcome("The company is saved.")).to_be_visible()
+    company = api.get("/v1/company", token)
+    assert company["proRata"] == "whole-months" and company["proRataRounding"] == "down"
+    try:
+        balance = api.get(f"/v1/employees/{farid}/balance?year={year}", token)
+        assert balance["allowanceFormula"].startswith(f"{company['defaultAllowance']} × 2/12 = "), balance
+        screen = EmployeePage(page, "Farid Haddad").open(f"/admin/employees/{farid}?year={year}")
+        expect(screen.allowance).to_contain_text(f"pro-rated: {balance['allowanceFormula']}")
+        page.goto("/company")
+        expect(page.get_by_text("Allowances are pro-rated by the whole months employed, rounded down to a half day.")).to_be_visible()
+    finally:
+        status, _ = api.call("PUT", "/v1/company", token, {k: company[k] for k in ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone"]} | {"proRata": "off"})
+        assert status == 200
+        status, _ = api.call("PATCH", f"/v1/employees/{farid}", token, {"employmentEnd": None})
+        assert status == 200

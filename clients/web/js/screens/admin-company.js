@@ -1,12 +1,13 @@
 // Admin: the company's details and settings (GET / PUT /v1/company), all changed in one go or none: name and
 // contact details, the working week, the time zone in which "today" is taken, the default allowance, how many
-// unused days carry into the next year and until when, and the news feeds the main screen shows.
+// unused days carry into the next year and until when, how allowances follow employment dates and working weeks
+// (pro rata), and the news feeds the main screen shows.
 import { h, append } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, get } from "../api.js";
 import { weekdayName } from "../format.js";
 import { refreshScreen } from "../router.js";
-import { heading, section, field, formErrors, button } from "../ui.js";
+import { heading, section, field, formErrors, button, term } from "../ui.js";
 import { adminNav, keepOutcome, outcome, weekdayBoxes } from "../staff.js";
 
 export default {
@@ -22,6 +23,8 @@ export default {
       defaultAllowance: field({ label: t("adminCompany.allowance"), name: "defaultAllowance", type: "number", min: 0, max: 366, step: 1, value: String(company.defaultAllowance), required: true }),
       carryOverCap: field({ label: t("adminCompany.carryCap"), name: "carryOverCap", type: "number", min: 0, max: 366, step: 0.5, value: String(company.carryOverCap), hint: t("adminCompany.carryCapHint") }),
       carryOverExpiry: field({ label: t("adminCompany.carryExpiry"), name: "carryOverExpiry", value: company.carryOverExpiry, pattern: "\\d{2}-\\d{2}", hint: t("adminCompany.carryExpiryHint"), autocomplete: "off" }),
+      proRata: choice("proRata", company.proRata, ["off", "calendar-days", "whole-months"], t("adminCompany.proRata"), t("adminCompany.proRataHint")),
+      proRataRounding: choice("proRataRounding", company.proRataRounding, ["nearest", "down", "up"], t("adminCompany.proRataRounding")),
       feeds: field({ label: t("adminCompany.feeds"), name: "feeds", multiline: true, value: company.feeds.join("\n"), hint: t("adminCompany.feedsHint") }),
     };
     const week = weekdayBoxes(t("company.workingWeek"), company.workingWeek, weekdayName, "company-weekday");
@@ -46,6 +49,8 @@ export default {
           timeZone: text("timeZone") || null,
           carryOverCap: Number(text("carryOverCap")),
           carryOverExpiry: text("carryOverExpiry"),
+          proRata: f.proRata.control.value,
+          proRataRounding: f.proRataRounding.control.value,
           feeds: text("feeds").split("\n").map((line) => line.trim()).filter(Boolean),
         };
         try {
@@ -58,10 +63,17 @@ export default {
       },
     }, errors.alert,
     h("fieldset", {}, h("legend", {}, t("company.contact")), f.name, f.address, h("div", { class: "row" }, f.phone, f.email), f.website),
-    h("fieldset", {}, h("legend", {}, t("company.rules")), week, f.timeZone, f.defaultAllowance, h("div", { class: "row" }, f.carryOverCap, f.carryOverExpiry)),
+    h("fieldset", {}, h("legend", {}, t("company.rules")), week, f.timeZone, f.defaultAllowance, h("div", { class: "row" }, f.carryOverCap, f.carryOverExpiry),
+      h("div", { class: "row" }, f.proRata, f.proRataRounding)),
     h("fieldset", {}, h("legend", {}, t("adminCompany.news")), f.feeds),
     h("div", { class: "actions" }, button(t("adminCompany.save"), null, { kind: "primary", type: "submit", id: "company-save" })),
     result.line);
     append(view, heading(t("adminCompany.title")), adminNav(), h("p", { class: "lead" }, t("adminCompany.lead")), section(t("adminCompany.settings"), form));
   },
 };
+
+/** A select of an open enum's values; a value this app does not know is kept as the server sent it. */
+function choice(name, current, values, label, hint) {
+  const all = values.includes(current) ? values : [current, ...values];
+  return field({ label, name, hint, options: all.map((value) => ({ value, label: term(`proRata.${name}`, value), selected: value === current })) });
+}

@@ -4,7 +4,7 @@ import { h, append } from "../dom.js";
 import { t, language } from "../i18n.js";
 import { get } from "../api.js";
 import { formatDate, formatDays, formatList, weekdayName } from "../format.js";
-import { heading, section, empty } from "../ui.js";
+import { heading, section, empty, term } from "../ui.js";
 import { companyToday } from "./home.js";
 
 function monthDay(mmdd) {
@@ -33,6 +33,9 @@ export default {
           row(t("company.carryOver"), company.carryOverCap > 0
             ? t("company.carryOverRule", { days: formatDays(company.carryOverCap), date: monthDay(company.carryOverExpiry) })
             : t("company.noCarryOver")),
+          row(t("company.proRata"), company.proRata === "off"
+            ? t("company.noProRata")
+            : t("company.proRataRule", { method: term("proRata.proRata", company.proRata), rounding: term("proRata.proRataRounding", company.proRataRounding) })),
           row(t("company.timeZone"), company.timeZone))),
         section(t("company.publicHolidays", { year }),
           holidays.length
