@@ -97,11 +97,12 @@ struct AllowanceCommand: AsyncParsableCommand {
             Output(
                 columns: [
                     "username", "year", "allowance", "carried_over", "expired", "expiring", "carry_over_expires_on", "adjusted",
-                    "approved", "pending", "remaining",
+                    "approved", "pending", "remaining", "allowance_formula",
                 ],
                 rows: [[.text(employee.username), .number(year), .days(balance.allowance), .days(balance.carriedOver),
                         .days(balance.expired), .days(balance.expiring), .text(balance.carryOverExpiresOn?.description ?? ""), .days(balance.adjusted),
-                        .days(balance.approved), .days(balance.pending), .days(balance.remaining)]]
+                        .days(balance.approved), .days(balance.pending), .days(balance.remaining),
+                        .text(balance.allowanceFormula ?? "")]]
             ).print(format)
         }
     }

@@ -121,6 +121,25 @@ import SGTestSupport
         #expect(try await f.services.company.company().contact.website == nil)
     }
 
+    /// Pro rata from the command line: the company's rule, an end date, and the formula wherever the balance shows.
+    @Test func proRataShowsInTheBalanceAndHRsReport() async throws {
+        let path = TemporaryDatabasePath()
+        defer { path.cleanUp() }
+        let f = try await Fixture.make(path: path.path, today: CalendarDate(Date(), in: .gmt))
+        let cli = AdminCLI(databasePath: path.path)
+        let year = f.today.year + 1
+        let set = try cli.run(["company", "set", "--pro-rata", "whole-months", "--pro-rata-rounding", "down"])
+        #expect(set.status == 0 && set.stdout.hasSuffix("pro rata whole-months rounded down.\n"), "\(set.stdout)\(set.stderr)")
+        #expect(try cli.run(["user", "set", "bob", "--end-date", "\(year)-03-15"]).status == 0)
+        let show = try cli.run(["allowance", "show", "bob", "--year", "\(year)", "--format", "csv"])
+        #expect(show.stdout.contains(",23 × 2/12 = 3.83 → 3.5\r\n"), "\(show.stdout)")
+        #expect(show.stdout.contains("bob,\(year),3.5,"), "\(show.stdout)")
+        let report = try cli.run(["export", "--year", "\(year)", "--balances"])
+        #expect(report.stdout.contains("\r\nbob,") && report.stdout.contains(",23 × 2/12 = 3.83 → 3.5\r\n"), "\(report.stdout)")
+        let refused = try cli.run(["company", "set", "--pro-rata", "weekly"])
+        #expect(refused.status == 1 && refused.stderr.contains("proRata"))
+    }
+
     /// `sgadmin user set`, `admin`, `deactivate`, `reactivate`: the rules of `PATCH /v1/employees/{id}`.
     @Test func changesEmployeesRolesAndActivity() async throws {
         let path = TemporaryDatabasePath()
