@@ -79,6 +79,7 @@ let package = Package(
                 .embedInCode("0032_reverted_requests_undecided.sql"),
                 .embedInCode("0033_employment_dates.sql"),
                 .embedInCode("0034_pro_rata.sql"),
+                .embedInCode("0035_seniority.sql"),
             ],
             swiftSettings: strict
         ),
@@ -92,7 +93,7 @@ let package = Package(
                 .embedInCode("0025_session_changes.sql"), .embedInCode("0026_events_without_view_changes.sql"),
                 .embedInCode("0029_private_details_and_stale_grants.sql"), .embedInCode("0030_schema_rules.sql"),
                 .embedInCode("0032_reverted_requests_undecided.sql"), .embedInCode("0033_employment_dates.sql"),
-                .embedInCode("0034_pro_rata.sql"),
+                .embedInCode("0034_pro_rata.sql"), .embedInCode("0035_seniority.sql"),
             ],
             swiftSettings: strict
         ),

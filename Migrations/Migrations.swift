@@ -90,5 +90,8 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0034_pro_rata", sql: String(decoding: PackageResources._034_pro_rata_sql, as: UTF8.self),
             postgres: PostgresMigrations.proRata),
+        Migration(
+            identifier: "0035_seniority", sql: String(decoding: PackageResources._035_seniority_sql, as: UTF8.self),
+            postgres: PostgresMigrations.seniority),
     ]
 }

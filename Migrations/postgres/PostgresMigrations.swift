@@ -33,4 +33,7 @@ public enum PostgresMigrations {
 
     /// 0034's columns, the same statements as SQLite's.
     public static let proRata = String(decoding: PackageResources._034_pro_rata_sql, as: UTF8.self)
+
+    /// 0035's columns, the same statements as SQLite's.
+    public static let seniority = String(decoding: PackageResources._035_seniority_sql, as: UTF8.self)
 }

@@ -269,12 +269,15 @@ CREATE TABLE public.company (
     carry_over_expiry text DEFAULT '03-31'::text NOT NULL,
     pro_rata text DEFAULT 'off'::text NOT NULL,
     pro_rata_rounding text DEFAULT 'nearest'::text NOT NULL,
+    seniority text DEFAULT ''::text NOT NULL,
+    seniority_from text DEFAULT 'year'::text NOT NULL,
     CONSTRAINT company_carry_over_cap_halves_check CHECK (((carry_over_cap_halves >= 0) AND (carry_over_cap_halves <= 732))),
     CONSTRAINT company_carry_over_expiry_check CHECK (((carry_over_expiry ~ '^[01][0-9]-[0-3][0-9]$'::text) AND (carry_over_expiry <> '02-29'::text))),
     CONSTRAINT company_default_allowance_check CHECK (((default_allowance >= 0) AND (default_allowance <= 366))),
     CONSTRAINT company_id_check CHECK ((id = 1)),
     CONSTRAINT company_pro_rata_check CHECK (((pro_rata = 'off'::text) OR (pro_rata = 'calendar-days'::text) OR (pro_rata = 'whole-months'::text))),
     CONSTRAINT company_pro_rata_rounding_check CHECK (((pro_rata_rounding = 'up'::text) OR (pro_rata_rounding = 'down'::text) OR (pro_rata_rounding = 'nearest'::text))),
+    CONSTRAINT company_seniority_from_check CHECK (((seniority_from = 'year'::text) OR (seniority_from = 'anniversary'::text))),
     CONSTRAINT company_working_days_check CHECK ((((length(working_days) >= 1) AND (length(working_days) <= 7)) AND (working_days !~ '[^1-7]'::text)))
 );
 

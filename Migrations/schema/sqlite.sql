@@ -48,7 +48,8 @@ CREATE TABLE company (
     CHECK (carry_over_cap_halves BETWEEN 0 AND 732), carry_over_expiry TEXT NOT NULL DEFAULT '03-31'
     CHECK (carry_over_expiry GLOB '[01][0-9]-[0-3][0-9]' AND carry_over_expiry != '02-29'), pro_rata TEXT NOT NULL DEFAULT 'off'
     CHECK (pro_rata = 'off' OR pro_rata = 'calendar-days' OR pro_rata = 'whole-months'), pro_rata_rounding TEXT NOT NULL DEFAULT 'nearest'
-    CHECK (pro_rata_rounding = 'up' OR pro_rata_rounding = 'down' OR pro_rata_rounding = 'nearest'));
+    CHECK (pro_rata_rounding = 'up' OR pro_rata_rounding = 'down' OR pro_rata_rounding = 'nearest'), seniority TEXT NOT NULL DEFAULT '', seniority_from TEXT NOT NULL DEFAULT 'year'
+    CHECK (seniority_from = 'year' OR seniority_from = 'anniversary'));
 
 CREATE TABLE company_feed_items (
     feed_id INTEGER NOT NULL REFERENCES company_feeds(id) ON DELETE CASCADE,

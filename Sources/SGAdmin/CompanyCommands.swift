@@ -17,7 +17,7 @@ struct CompanyCommand: AsyncParsableCommand {
             Output(
                 columns: [
                     "name", "address", "phone", "email", "website", "working_week", "default_allowance", "time_zone",
-                    "carry_over_cap", "carry_over_expiry", "pro_rata", "pro_rata_rounding", "feeds",
+                    "carry_over_cap", "carry_over_expiry", "pro_rata", "pro_rata_rounding", "seniority", "seniority_from", "feeds",
                 ],
                 rows: [[
                     .text(company.settings.name), .text(company.contact.address ?? ""), .text(company.contact.phone ?? ""),
@@ -25,7 +25,8 @@ struct CompanyCommand: AsyncParsableCommand {
                     .text(company.settings.workingWeek.code), .number(company.settings.defaultAllowance),
                     .text(company.settings.timeZoneIdentifier), .days(company.settings.carryOver.cap),
                     .text(company.settings.carryOver.expiryCode), .text(company.settings.proRata.method.rawValue),
-                    .text(company.settings.proRata.rounding.rawValue), .text(company.feeds.joined(separator: " ")),
+                    .text(company.settings.proRata.rounding.rawValue), .text(company.settings.seniority.code),
+                    .text(company.settings.seniority.from.rawValue), .text(company.feeds.joined(separator: " ")),
                 ]]
             ).print(format)
         }
@@ -49,6 +50,8 @@ struct CompanyCommand: AsyncParsableCommand {
         @Option(help: "The day carried days expire after, as MM-DD, e.g. 03-31.") var carryOverExpiry: String?
         @Option(help: "How allowances follow employment dates and working weeks: off, calendar-days or whole-months.") var proRata: String?
         @Option(help: "How a pro-rated allowance is rounded to half days: up, down or nearest.") var proRataRounding: String?
+        @Option(help: "Extra days from years of service, as years:days, e.g. 5:1,10:2 (\"\" removes them).") var seniority: String?
+        @Option(help: "From when extra days count: year (the year a tier is reached) or anniversary.") var seniorityFrom: String?
         @Option(name: .customLong("feed"), help: "A news feed (RSS or Atom) for the main screen, http(s)://…; repeat for several.") var feeds: [String] = []
         @Flag(help: "Remove every news feed.") var noFeeds = false
 
@@ -76,6 +79,13 @@ struct CompanyCommand: AsyncParsableCommand {
             patch.carryOverExpiry = carryOverExpiry
             patch.proRata = proRata
             patch.proRataRounding = proRataRounding
+            if let seniority {
+                guard let tiers = SeniorityPolicy.tiers(code: seniority) else {
+                    throw SGError.invalid(field: "--seniority", message: "'\(seniority)' is not a list of years:days such as 5:1,10:2")
+                }
+                patch.seniority = tiers
+            }
+            patch.seniorityFrom = seniorityFrom
             if noFeeds {
                 guard feeds.isEmpty else { throw SGError.invalid(field: "--no-feeds", message: "give either --feed or --no-feeds, not both") }
                 patch.feeds = []
@@ -92,6 +102,8 @@ struct CompanyCommand: AsyncParsableCommand {
                 + "carry-over up to \(company.settings.carryOver.cap) days until \(company.settings.carryOver.expiryCode), "
                 + "pro rata \(company.settings.proRata.method.rawValue)"
                 + (company.settings.proRata.method == .off ? "" : " rounded \(company.settings.proRata.rounding.rawValue)")
+                + (company.settings.seniority.tiers.isEmpty
+                    ? "" : ", seniority \(company.settings.seniority.code) from the \(company.settings.seniority.from.rawValue)")
                 + (patch.feeds == nil ? "" : ", \(company.feeds.count) news feed\(company.feeds.count == 1 ? "" : "s")") + ".\n")
         }
     }

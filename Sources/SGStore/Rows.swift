@@ -21,7 +21,8 @@ enum Rows {
     private static func readCompany(_ connection: SQLConnection) throws -> CompanySettings {
         try connection.with(
             """
-            SELECT name, working_days, default_allowance, timezone, carry_over_cap_halves, carry_over_expiry, pro_rata, pro_rata_rounding
+            SELECT name, working_days, default_allowance, timezone, carry_over_cap_halves, carry_over_expiry, pro_rata, pro_rata_rounding,
+                seniority, seniority_from
             FROM company WHERE id = 1
             """
         ) { statement in
@@ -39,7 +40,10 @@ enum Rows {
                 } ?? .standard,
                 proRata: ProRataPolicy(
                     method: ProRataPolicy.Method(rawValue: statement.text(6)) ?? .off,
-                    rounding: ProRataPolicy.Rounding(rawValue: statement.text(7)) ?? .nearest))
+                    rounding: ProRataPolicy.Rounding(rawValue: statement.text(7)) ?? .nearest),
+                seniority: SeniorityPolicy.tiers(code: statement.text(8)).flatMap {
+                    SeniorityPolicy(tiers: $0, from: SeniorityPolicy.From(rawValue: statement.text(9)) ?? .year)
+                } ?? .none)
         }
     }
 

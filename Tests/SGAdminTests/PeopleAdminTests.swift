@@ -83,9 +83,9 @@ import SGTestSupport
         let show = try cli.run(["company", "show", "--format", "csv"])
         // A leading '+' gets a quote mark in CSV, as in every export, so a spreadsheet does not read a formula.
         #expect(show.stdout == "name,address,phone,email,website,working_week,default_allowance,time_zone,carry_over_cap,carry_over_expiry,"
-                + "pro_rata,pro_rata_rounding,feeds\r\n"
+                + "pro_rata,pro_rata_rounding,seniority,seniority_from,feeds\r\n"
                 + "Acme S.L.,\"Calle Mayor 1, Madrid\",'+34 910 000 000,hello@acme.example,https://acme.example,1234,25,Europe/Madrid,5,03-31,"
-                + "off,nearest,\r\n")
+                + "off,nearest,,year,\r\n")
 
         // One bad option: nothing changes, and the message names it.
         for (arguments, says) in [
@@ -138,6 +138,18 @@ import SGTestSupport
         #expect(report.stdout.contains("\r\nbob,") && report.stdout.contains(",23 × 2/12 = 3.83 → 3.5\r\n"), "\(report.stdout)")
         let refused = try cli.run(["company", "set", "--pro-rata", "weekly"])
         #expect(refused.status == 1 && refused.stderr.contains("proRata"))
+
+        // Seniority: bob, employed since 1 January of ten years before, gets +2 on top, pro-rated with the rest.
+        #expect(try cli.run(["user", "set", "bob", "--start-date", "\(year - 10)-01-01"]).status == 0)
+        let tiers = try cli.run(["company", "set", "--seniority", "5:1,10:2"])
+        #expect(tiers.status == 0 && tiers.stdout.hasSuffix(", seniority 5:1,10:2 from the year.\n"), "\(tiers.stdout)\(tiers.stderr)")
+        let senior = try cli.run(["allowance", "show", "bob", "--year", "\(year)", "--format", "csv"])
+        #expect(senior.stdout.contains(",(23 + 2) × 2/12 = 4.17 → 4\r\n"), "\(senior.stdout)")
+        for bad in [["--seniority", "5:1,5:2"], ["--seniority", "five:1"], ["--seniority-from", "birthday"]] {
+            let result = try cli.run(["company", "set"] + bad)
+            #expect(result.status == 1 && !result.stderr.isEmpty, "\(bad)")
+        }
+        #expect(try cli.run(["company", "set", "--seniority", ""]).stdout.hasSuffix("pro rata whole-months rounded down.\n"))
     }
 
     /// `sgadmin user set`, `admin`, `deactivate`, `reactivate`: the rules of `PATCH /v1/employees/{id}`.

@@ -75,6 +75,44 @@ import Testing
         #expect(Self.grant(.wholeMonths, year: 2026, start: "2020-01-01", end: "2030-12-31") == AllowanceGrant(days: .days(23)))
     }
 
+    @Test func seniorityTiersCountFromTheYearOrTheAnniversary() {
+        let tiers = [SeniorityPolicy.Tier(years: 5, days: 1), SeniorityPolicy.Tier(years: 10, days: 2)]
+        let byYear = SeniorityPolicy(tiers: tiers, from: .year)!, byAnniversary = SeniorityPolicy(tiers: tiers, from: .anniversary)!
+        func grant(_ method: ProRataPolicy.Method, _ seniority: SeniorityPolicy, year: Int, start: String, end: String? = nil) -> AllowanceGrant {
+            ProRata.grant(
+                of: 23, year: year, employment: Employment(start: CalendarDate(iso: start), end: end.flatMap(CalendarDate.init(iso:))),
+                schedule: WorkingSchedule(company: Self.company), policy: ProRataPolicy(method: method), seniority: seniority)
+        }
+        // Employed since 1 July 2021: 5 years on 1 July 2026, 10 on 1 July 2031.
+        #expect(grant(.off, byYear, year: 2025, start: "2021-07-01") == AllowanceGrant(days: .days(23)))
+        #expect(grant(.off, byYear, year: 2026, start: "2021-07-01") == AllowanceGrant(days: .days(24), formula: "23 + 1 = 24"))
+        #expect(grant(.off, byYear, year: 2031, start: "2021-07-01") == AllowanceGrant(days: .days(25), formula: "23 + 2 = 25"))
+        // From the anniversary: 181 days of 2026 before 1 July at 23, 184 from it at 24.
+        #expect(grant(.off, byAnniversary, year: 2026, start: "2021-07-01")
+            == AllowanceGrant(days: HalfDays(halves: 47), formula: "23 × 181/365 + (23 + 1) × 184/365 = 23.5"))
+        #expect(grant(.off, byAnniversary, year: 2027, start: "2021-07-01") == AllowanceGrant(days: .days(24), formula: "23 + 1 = 24"))
+        // Whole months, leaving on 31 March 2031, 9 years complete: the year's tier counts (+2) by the year, not by the anniversary.
+        #expect(grant(.wholeMonths, byYear, year: 2031, start: "2021-07-01", end: "2031-03-31").formula == "(23 + 2) × 3/12 = 6.25 → 6.5")
+        #expect(grant(.wholeMonths, byAnniversary, year: 2031, start: "2021-07-01", end: "2031-03-31").formula == "(23 + 1) × 3/12 = 6")
+        // Whole months from the anniversary: January to June at 23, July to December at 24.
+        #expect(grant(.wholeMonths, byAnniversary, year: 2026, start: "2021-07-01").formula == "23 × 6/12 + (23 + 1) × 6/12 = 23.5")
+        // No start date: no seniority.
+        #expect(ProRata.grant(of: 23, year: 2026, employment: Employment(), schedule: WorkingSchedule(company: Self.company),
+                              policy: .off, seniority: byYear) == AllowanceGrant(days: .days(23)))
+    }
+
+    @Test func seniorityTiersAreReadAndChecked() {
+        #expect(SeniorityPolicy.tiers(code: "5:1, 10:2") == [SeniorityPolicy.Tier(years: 5, days: 1), SeniorityPolicy.Tier(years: 10, days: 2)])
+        #expect(SeniorityPolicy.tiers(code: " ") == [])
+        for bad in ["5", "5:", ":1", "5:1;10:2", "5:-1", "5:1,", "٥:١", "5:1.5"] {
+            #expect(SeniorityPolicy.tiers(code: bad) == nil, "\(bad)")
+        }
+        #expect(SeniorityPolicy(tiers: [.init(years: 5, days: 1), .init(years: 5, days: 2)]) == nil)
+        #expect(SeniorityPolicy(tiers: [.init(years: 0, days: 1)]) == nil && SeniorityPolicy(tiers: [.init(years: 5, days: 0)]) == nil)
+        #expect(SeniorityPolicy(tiers: [.init(years: 10, days: 2), .init(years: 5, days: 1)])?.code == "5:1,10:2")
+        #expect(SeniorityPolicy.none.extraDays(years: 30) == 0)
+    }
+
     /// Random contracts: the grant is never above the whole allowance, never below zero, and within half a day of
     /// the exact share; down ≤ nearest ≤ up.
     @Test func theGrantIsTheShareRounded() {

@@ -285,4 +285,32 @@ private struct DirectoryOfRecord: EmployeeDirectory {
         try await proRata("calendar-days")
         #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).allowanceFormula == "23 × 60/365 = 3.78 → 4")
     }
+
+    @Test func seniorityTiersJoinTheAllowanceAndTheirChangesAreChecked() async throws {
+        let f = try await Fixture.make()
+        var employ = EmployeeChange()
+        employ.employment = EmploymentChange(start: .set(Fixture.date("2016-03-01")))
+        _ = try await f.services.accounts.update(employeeID: f.alice.id, employ, by: f.admin.actor, directory: f.localAccounts)
+        var patch = CompanyPatch()
+        patch.seniority = [SeniorityPolicy.Tier(years: 5, days: 1), SeniorityPolicy.Tier(years: 10, days: 3)]
+        _ = try await f.services.company.updateCompany(patch, by: f.admin.actor)
+        var balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance.allowance == .days(26) && balance.allowanceFormula == "23 + 3 = 26")
+        // From the anniversary (1 March): January and February at 23 + 1, the rest at 23 + 3.
+        patch = CompanyPatch()
+        patch.seniorityFrom = "anniversary"
+        _ = try await f.services.company.updateCompany(patch, by: f.admin.actor)
+        balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance.allowanceFormula == "(23 + 1) × 59/365 + (23 + 3) × 306/365 = 25.68 → 25.5")
+        // 25.5 days held: removing the tiers would leave 23, so it is refused and the tiers stay.
+        _ = try await f.service.createRequest(for: f.alice.id, start: Fixture.date("2026-06-01"), end: Fixture.date("2026-07-03"), comment: "", actor: f.alice.actor)
+        _ = try await f.service.createRequest(
+            for: f.alice.id, period: try LeavePeriod(start: Fixture.date("2026-07-06"), end: Fixture.date("2026-07-06"), startHalf: .morning, endHalf: .morning),
+            comment: "", actor: f.alice.actor)
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).remaining == .zero)
+        patch = CompanyPatch()
+        patch.seniority = []
+        await #expect(throws: SGError.self) { _ = try await f.services.company.updateCompany(patch, by: f.admin.actor) }
+        #expect(try await f.services.company.company().settings.seniority.tiers.count == 2)
+    }
 }

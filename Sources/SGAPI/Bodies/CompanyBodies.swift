@@ -21,6 +21,9 @@ extension DTO {
         /// How an employee's allowance follows their contract (`ProRataPolicy`), and how it is rounded.
         let proRata: String
         let proRataRounding: String
+        /// Extra days from years of service, and from when they count.
+        let seniority: [Tier]
+        let seniorityFrom: String
         /// RSS or Atom addresses whose newest items the main screen shows.
         let feeds: [String]
 
@@ -37,8 +40,15 @@ extension DTO {
             carryOverExpiry = company.settings.carryOver.expiryCode
             proRata = company.settings.proRata.method.rawValue
             proRataRounding = company.settings.proRata.rounding.rawValue
+            seniority = company.settings.seniority.tiers.map { Tier(years: $0.years, days: $0.days) }
+            seniorityFrom = company.settings.seniority.from.rawValue
             feeds = company.feeds
         }
+    }
+
+    struct Tier: Encodable {
+        let years: Int
+        let days: Int
     }
 
     struct CompanyFeedBody: JSONBody {

@@ -8,11 +8,11 @@ struct CompanyController {
 
     /// PUT /v1/company replaces the company: `name`, `workingWeek` and `defaultAllowance` are required; an
     /// absent or null address, phone, email or website is cleared; `timeZone`, `carryOverCap`, `carryOverExpiry`,
-    /// `proRata`, `proRataRounding` and `feeds` are kept when absent.
+    /// `proRata`, `proRataRounding`, `seniority`, `seniorityFrom` and `feeds` are kept when absent.
     struct PutBody: JSONObjectBody {
         static let fields = [
             "name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone", "carryOverCap",
-            "carryOverExpiry", "proRata", "proRataRounding", "feeds",
+            "carryOverExpiry", "proRata", "proRataRounding", "seniority", "seniorityFrom", "feeds",
         ]
         static let what = "a company field"
 
@@ -42,7 +42,23 @@ struct CompanyController {
             patch.carryOverExpiry = try container.optional(String.self, "carryOverExpiry")
             patch.proRata = try container.optional(String.self, "proRata")
             patch.proRataRounding = try container.optional(String.self, "proRataRounding")
+            patch.seniority = try container.optional([TierBody].self, "seniority")?.map(\.tier)
+            patch.seniorityFrom = try container.optional(String.self, "seniorityFrom")
             patch.feeds = try container.optional([String].self, "feeds")
+        }
+    }
+
+    /// A seniority tier: `{years, days}`, whole numbers; another key is refused.
+    struct TierBody: Decodable {
+        let tier: SeniorityPolicy.Tier
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            if let unknown = container.allKeys.first(where: { $0.stringValue != "years" && $0.stringValue != "days" }) {
+                throw SGError.invalid(field: "seniority", message: "'\(unknown.stringValue)' is not a field of a tier (years, days)")
+            }
+            tier = SeniorityPolicy.Tier(
+                years: try container.required(Int.self, "years"), days: try container.required(Int.self, "days"))
         }
     }
 

@@ -46,6 +46,10 @@ public struct CompanyPatch: Sendable, Equatable {
     public var proRata: String?
     /// A `ProRataPolicy.Rounding`'s name ("up", "down", "nearest").
     public var proRataRounding: String?
+    /// Seniority tiers, replacing the company's ([] removes them).
+    public var seniority: [SeniorityPolicy.Tier]?
+    /// A `SeniorityPolicy.From`'s name ("year", "anniversary").
+    public var seniorityFrom: String?
     /// Every feed address, in order; nil keeps them.
     public var feeds: [String]?
 
@@ -106,6 +110,22 @@ public enum CompanyRules {
             }
             result.settings.proRata.rounding = rounding
         }
+        if patch.seniority != nil || patch.seniorityFrom != nil {
+            var from = result.settings.seniority.from
+            if let name = patch.seniorityFrom {
+                guard let parsed = SeniorityPolicy.From(rawValue: name) else {
+                    throw SGError.invalid(field: "seniorityFrom", message: "'\(name)' is not one of year, anniversary")
+                }
+                from = parsed
+            }
+            guard let policy = SeniorityPolicy(tiers: patch.seniority ?? result.settings.seniority.tiers, from: from) else {
+                throw SGError.invalid(
+                    field: "seniority",
+                    message: "at most \(SeniorityPolicy.maximumTiers) tiers of 1 to 60 years, each once, of 1 to "
+                        + "\(HolidayService.maximumAllowance) extra days")
+            }
+            result.settings.seniority = policy
+        }
         if let zone = patch.timeZone {
             guard TimeZone(identifier: zone) != nil else {
                 throw SGError.invalid(field: "timeZone", message: "'\(zone)' is not a time zone name such as Europe/Madrid or UTC")
@@ -156,6 +176,7 @@ public struct CompanySettings: Sendable, Equatable {
     public var defaultAllowance: Int
     public var carryOver: CarryOverPolicy
     public var proRata: ProRataPolicy
+    public var seniority: SeniorityPolicy
     public var timeZoneIdentifier: String {
         didSet { timeZone = TimeZone(identifier: timeZoneIdentifier) ?? .gmt }
     }
@@ -164,10 +185,11 @@ public struct CompanySettings: Sendable, Equatable {
 
     public init(
         name: String, workingWeek: WorkingWeek, defaultAllowance: Int, timeZoneIdentifier: String,
-        carryOver: CarryOverPolicy = .standard, proRata: ProRataPolicy = .off
+        carryOver: CarryOverPolicy = .standard, proRata: ProRataPolicy = .off, seniority: SeniorityPolicy = .none
     ) {
         self.name = name
         self.proRata = proRata
+        self.seniority = seniority
         self.workingWeek = workingWeek
         self.defaultAllowance = defaultAllowance
         self.carryOver = carryOver

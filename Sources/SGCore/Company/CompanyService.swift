@@ -47,7 +47,7 @@ public struct CompanyService: Sendable {
             try tx.saveCompany(updated)
             let old = current.settings, new = updated.settings
             if new.defaultAllowance < old.defaultAllowance || new.carryOver != old.carryOver || new.proRata != old.proRata
-                || (new.proRata.method != .off && new.workingWeek != old.workingWeek) {
+                || new.seniority != old.seniority || (new.proRata.method != .off && new.workingWeek != old.workingWeek) {
                 try Self.checkBalances(tx, new, on: HolidayService.today(now, new))
             }
             return updated

@@ -125,7 +125,7 @@ extension HolidayService {
         let policy = company.carryOver
         let data = try tx.ledgerRecords(employeeID: employeeID, carryOver: policy)
         var records = data.records
-        let proRated = company.proRata.method != .off
+        let proRated = company.proRata.method != .off || !company.seniority.tiers.isEmpty
         let schedule = data.acrossExpiry.isEmpty && !proRated
             ? WorkingSchedule(company: company.workingWeek)
             : WorkingSchedule(company: company.workingWeek, changes: try tx.workingWeekChanges(employeeID: employeeID))
@@ -147,7 +147,8 @@ extension HolidayService {
             let employment = try tx.employment(employeeID: employeeID)
             for year in first...last {
                 granted[year] = ProRata.grant(
-                    of: company.defaultAllowance, year: year, employment: employment, schedule: schedule, policy: company.proRata)
+                    of: company.defaultAllowance, year: year, employment: employment, schedule: schedule, policy: company.proRata,
+                    seniority: company.seniority)
             }
         }
         return BalanceLedger.balances(
@@ -164,11 +165,11 @@ extension HolidayService {
             .first { $0.year >= (year ?? Int.min) && $0.remaining < .zero }
     }
 
-    /// Refuses a change of contract already written in `tx` (employment dates, a working week) that pro rata turns into
-    /// a balance below zero in a year from `year` on (nil: any year).
+    /// Refuses a change of contract already written in `tx` (employment dates, a working week) that pro rata or
+    /// seniority turn into a balance below zero in a year from `year` on (nil: any year).
     public static func checkContractChange(_ tx: any HolidayReading, employeeID: Int64, from year: Int?, now: Date) throws {
         let company = try tx.company()
-        guard company.proRata.method != .off,
+        guard company.proRata.method != .off || !company.seniority.tiers.isEmpty,
               let overdrawn = try firstOverdrawn(tx, employeeID: employeeID, company: company, on: today(now, company), from: year)
         else { return }
         throw SGError.conflict(

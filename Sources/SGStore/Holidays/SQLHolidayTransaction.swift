@@ -414,7 +414,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
             """
             UPDATE company SET name = ?, working_days = ?, default_allowance = ?, timezone = ?,
                                address = ?, phone = ?, email = ?, website = ?, carry_over_cap_halves = ?, carry_over_expiry = ?,
-                               pro_rata = ?, pro_rata_rounding = ?
+                               pro_rata = ?, pro_rata_rounding = ?, seniority = ?, seniority_from = ?
             WHERE id = 1
             """
         ) { statement in
@@ -430,6 +430,8 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(10, settings.carryOver.expiryCode)
             statement.bind(11, settings.proRata.method.rawValue)
             statement.bind(12, settings.proRata.rounding.rawValue)
+            statement.bind(13, settings.seniority.code)
+            statement.bind(14, settings.seniority.from.rawValue)
         }
         try SQLCompanyFeeds.save(connection, urls: company.feeds)
     }

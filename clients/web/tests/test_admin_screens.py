@@ -195,10 +195,19 @@ def test_pro_rata_is_the_companys_rule_and_the_balance_says_how_it_was_made(new_
     AdminPage(page).open("/admin/company")
     page.get_by_label("Pro-rate allowances").select_option(label="by the whole months employed")
     page.get_by_label("Rounding").select_option(label="down to a half day")
+    # A tier the app cannot read is refused before anything is sent.
+    page.get_by_label("Extra days by years of service").fill("5 years: 1")
+    page.get_by_role("button", name="Save company").click()
+    expect(page.get_by_text("Write each tier as years:days, separated by commas")).to_be_visible()
+    expect(page.get_by_label("Extra days by years of service")).to_be_focused()
+    assert api.get("/v1/company", token)["proRata"] == "off"
+    page.get_by_label("Extra days by years of service").fill("5:1, 10:2")
+    page.get_by_label("Extra days count from").select_option(label="the anniversary")
     page.get_by_role("button", name="Save company").click()
     expect(AdminPage(page).outcome("The company is saved.")).to_be_visible()
     company = api.get("/v1/company", token)
     assert company["proRata"] == "whole-months" and company["proRataRounding"] == "down"
+    assert company["seniority"] == [{"years": 5, "days": 1}, {"years": 10, "days": 2}] and company["seniorityFrom"] == "anniversary"
     try:
         balance = api.get(f"/v1/employees/{farid}/balance?year={year}", token)
         assert balance["allowanceFormula"].startswith(f"{company['defaultAllowance']} × 2/12 = "), balance
@@ -206,8 +215,9 @@ def test_pro_rata_is_the_companys_rule_and_the_balance_says_how_it_was_made(new_
         expect(screen.allowance).to_contain_text(f"pro-rated: {balance['allowanceFormula']}")
         page.goto("/company")
         expect(page.get_by_text("Allowances are pro-rated by the whole months employed, rounded down to a half day.")).to_be_visible()
+        expect(page.get_by_text("1 day more from 5 years and 2 days more from 10 years, from the anniversary on.")).to_be_visible()
     finally:
-        status, _ = api.call("PUT", "/v1/company", token, {k: company[k] for k in ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone"]} | {"proRata": "off"})
+        status, _ = api.call("PUT", "/v1/company", token, {k: company[k] for k in ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone"]} | {"proRata": "off", "seniority": []})
         assert status == 200
         status, _ = api.call("PATCH", f"/v1/employees/{farid}", token, {"employmentEnd": None})
         assert status == 200

@@ -1,7 +1,7 @@
 // Admin: the company's details and settings (GET / PUT /v1/company), all changed in one go or none: name and
 // contact details, the working week, the time zone in which "today" is taken, the default allowance, how many
 // unused days carry into the next year and until when, how allowances follow employment dates and working weeks
-// (pro rata), and the news feeds the main screen shows.
+// (pro rata), the extra days for years of service, and the news feeds the main screen shows.
 import { h, append } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, get } from "../api.js";
@@ -25,6 +25,8 @@ export default {
       carryOverExpiry: field({ label: t("adminCompany.carryExpiry"), name: "carryOverExpiry", value: company.carryOverExpiry, pattern: "\\d{2}-\\d{2}", hint: t("adminCompany.carryExpiryHint"), autocomplete: "off" }),
       proRata: choice("proRata", company.proRata, ["off", "calendar-days", "whole-months"], t("adminCompany.proRata"), t("adminCompany.proRataHint")),
       proRataRounding: choice("proRataRounding", company.proRataRounding, ["nearest", "down", "up"], t("adminCompany.proRataRounding")),
+      seniority: field({ label: t("adminCompany.seniority"), name: "seniority", value: company.seniority.map((s) => `${s.years}:${s.days}`).join(", "), hint: t("adminCompany.seniorityHint"), autocomplete: "off" }),
+      seniorityFrom: choice("seniorityFrom", company.seniorityFrom, ["year", "anniversary"], t("adminCompany.seniorityFrom")),
       feeds: field({ label: t("adminCompany.feeds"), name: "feeds", multiline: true, value: company.feeds.join("\n"), hint: t("adminCompany.feedsHint") }),
     };
     const week = weekdayBoxes(t("company.workingWeek"), company.workingWeek, weekdayName, "company-weekday");
@@ -36,6 +38,11 @@ export default {
       onsubmit: async (event) => {
         event.preventDefault();
         errors.clear();
+        const seniority = tiers(text("seniority"));
+        if (!seniority) {
+          f.seniority.setError(t("company.problem.validation-failed.seniority"));
+          return f.seniority.control.focus();
+        }
         const workingWeek = week.value();
         if (!workingWeek.length) return errors.message(t("adminEmployee.weekNeedsDay"));
         const body = {
@@ -51,6 +58,8 @@ export default {
           carryOverExpiry: text("carryOverExpiry"),
           proRata: f.proRata.control.value,
           proRataRounding: f.proRataRounding.control.value,
+          seniority,
+          seniorityFrom: f.seniorityFrom.control.value,
           feeds: text("feeds").split("\n").map((line) => line.trim()).filter(Boolean),
         };
         try {
@@ -64,7 +73,8 @@ export default {
     }, errors.alert,
     h("fieldset", {}, h("legend", {}, t("company.contact")), f.name, f.address, h("div", { class: "row" }, f.phone, f.email), f.website),
     h("fieldset", {}, h("legend", {}, t("company.rules")), week, f.timeZone, f.defaultAllowance, h("div", { class: "row" }, f.carryOverCap, f.carryOverExpiry),
-      h("div", { class: "row" }, f.proRata, f.proRataRounding)),
+      h("div", { class: "row" }, f.proRata, f.proRataRounding),
+      h("div", { class: "row" }, f.seniority, f.seniorityFrom)),
     h("fieldset", {}, h("legend", {}, t("adminCompany.news")), f.feeds),
     h("div", { class: "actions" }, button(t("adminCompany.save"), null, { kind: "primary", type: "submit", id: "company-save" })),
     result.line);
@@ -76,4 +86,11 @@ export default {
 function choice(name, current, values, label, hint) {
   const all = values.includes(current) ? values : [current, ...values];
   return field({ label, name, hint, options: all.map((value) => ({ value, label: term(`proRata.${name}`, value), selected: value === current })) });
+}
+
+/** "5:1, 10:2" as [{years: 5, days: 1}, {years: 10, days: 2}]; [] for nothing; null for text of another form. */
+function tiers(text) {
+  if (!text) return [];
+  const items = text.split(",").map((item) => item.trim().match(/^(\d{1,3})\s*:\s*(\d{1,3})$/));
+  return items.every(Boolean) ? items.map((m) => ({ years: Number(m[1]), days: Number(m[2]) })) : null;
 }

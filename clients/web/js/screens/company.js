@@ -36,6 +36,11 @@ export default {
           row(t("company.proRata"), company.proRata === "off"
             ? t("company.noProRata")
             : t("company.proRataRule", { method: term("proRata.proRata", company.proRata), rounding: term("proRata.proRataRounding", company.proRataRounding) })),
+          row(t("company.seniority"), company.seniority.length
+            ? t(company.seniorityFrom === "anniversary" ? "company.seniorityFromAnniversary" : "company.seniorityFromYear", {
+              tiers: formatList(company.seniority.map((s) => t("company.seniorityTier", { days: formatDays(s.days), years: s.years }))),
+            })
+            : t("company.noSeniority")),
           row(t("company.timeZone"), company.timeZone))),
         section(t("company.publicHolidays", { year }),
           holidays.length
