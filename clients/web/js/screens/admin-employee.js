@@ -58,32 +58,42 @@ function detailsSection(person) {
   const position = field({ label: t("field.position"), name: "position", value: person.position || "", maxlength: 100 });
   const phone = field({ label: t("field.phone"), name: "phone", type: "tel", value: person.phone || "", maxlength: 30 });
   const fields = { name, surname, email, position, phone };
-  const errors = formErrors(fields, "employee");
-  const result = outcome("details");
-  const form = h("form", {
+  const form = recordForm(person, fields, {
+    key: "details", context: "employee", saved: t("adminEmployee.saved"), clearable: ["position", "phone"],
+    before: h("p", { class: "muted" }, t("adminEmployee.username", { username: person.username })),
+    button: button(t("adminEmployee.save"), null, { kind: "primary", type: "submit", id: "employee-save" }),
+  });
+  return section(t("adminEmployee.details"), form);
+}
+
+/**
+ * A form of fields of the employee's record: sends what differs from `person` (PATCH, all or nothing; an emptied
+ * `clearable` field as null), then reads the screen again with `saved` under it.
+ */
+function recordForm(person, fields, { key, context, saved, clearable, before = null, button: submit }) {
+  const errors = formErrors(fields, context);
+  const result = outcome(key);
+  return h("form", {
     class: "form", novalidate: true,
     onsubmit: async (event) => {
       event.preventDefault();
       errors.clear();
       result.clear();
       const body = {};
-      for (const [key, wrapper] of Object.entries(fields)) {
+      for (const [name, wrapper] of Object.entries(fields)) {
         const value = wrapper.control.value.trim();
-        const before = person[key] || "";
-        if (value !== before) body[key] = value === "" && (key === "position" || key === "phone") ? null : value;
+        if (value !== (person[name] || "")) body[name] = value === "" && clearable.includes(name) ? null : value;
       }
       if (!Object.keys(body).length) return result.ok(t("profile.nothing"));
       try {
         await api("PATCH", `/v1/employees/${person.id}`, { body });
-        keepOutcome("details", t("adminEmployee.saved"));
+        keepOutcome(key, saved);
         refreshScreen();
       } catch (error) {
         if (error.status !== 401) errors.show(error);
       }
     },
-  }, errors.alert, h("p", { class: "muted" }, t("adminEmployee.username", { username: person.username })), name, surname, email, position, phone,
-  h("div", { class: "actions" }, button(t("adminEmployee.save"), null, { kind: "primary", type: "submit", id: "employee-save" })), result.line);
-  return section(t("adminEmployee.details"), form);
+  }, errors.alert, before, Object.values(fields), h("div", { class: "actions" }, submit), result.line);
 }
 
 function accessSection(person, sessions, self) {
@@ -221,31 +231,10 @@ function allowanceSection(person, year, balance, changes) {
 function employmentSection(person) {
   const start = field({ label: t("adminEmployee.employmentStart"), name: "employmentStart", type: "date", value: person.employmentStart || "" });
   const end = field({ label: t("adminEmployee.employmentEnd"), name: "employmentEnd", type: "date", value: person.employmentEnd || "", hint: t("adminEmployee.employmentEndHint") });
-  const fields = { employmentStart: start, employmentEnd: end };
-  const errors = formErrors(fields, "employment");
-  const result = outcome("employment");
-  const form = h("form", {
-    class: "form", novalidate: true,
-    onsubmit: async (event) => {
-      event.preventDefault();
-      errors.clear();
-      result.clear();
-      const body = {};
-      for (const [key, wrapper] of Object.entries(fields)) {
-        const value = wrapper.control.value;
-        if (value !== (person[key] || "")) body[key] = value || null;
-      }
-      if (!Object.keys(body).length) return result.ok(t("profile.nothing"));
-      try {
-        await api("PATCH", `/v1/employees/${person.id}`, { body });
-        keepOutcome("employment", t("adminEmployee.employmentSaved"));
-        refreshScreen();
-      } catch (error) {
-        if (error.status !== 401) errors.show(error);
-      }
-    },
-  }, errors.alert, start, end,
-  h("div", { class: "actions" }, button(t("adminEmployee.employmentSave"), null, { kind: "primary", type: "submit", id: "employment-save" })), result.line);
+  const form = recordForm(person, { employmentStart: start, employmentEnd: end }, {
+    key: "employment", context: "employment", saved: t("adminEmployee.employmentSaved"), clearable: ["employmentStart", "employmentEnd"],
+    button: button(t("adminEmployee.employmentSave"), null, { kind: "primary", type: "submit", id: "employment-save" }),
+  });
   return section(t("adminEmployee.employment"),
     h("p", {}, employmentText(person)),
     form);
