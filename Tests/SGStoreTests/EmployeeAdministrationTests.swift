@@ -313,4 +313,69 @@ private struct DirectoryOfRecord: EmployeeDirectory {
         await #expect(throws: SGError.self) { _ = try await f.services.company.updateCompany(patch, by: f.admin.actor) }
         #expect(try await f.services.company.company().settings.seniority.tiers.count == 2)
     }
+
+    /// Random sequences of requests, decisions, employment dates, working weeks and the company's rules: the balance
+    /// is always the sum of its parts, its allowance the rules' figure for the contract as stored, no year goes below
+    /// zero, and no held request has a day outside the employment.
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func contractChangesNeverLeaveABalanceShortOrARequestOutside(seed: UInt64) async throws {
+        let f = try await Fixture.make()
+        var random = SeededRandom(seed: seed)
+        let days = (0..<60).map { f.weekday(7 + 3 * $0) }
+        var ids: [Int64] = []
+        // What the sequence went through, so that it is known to have tried what it checks.
+        var changed = 0, refused = 0, proRated = 0
+        for _ in 0..<80 {
+            switch Int.random(in: 0..<12, using: &random) {
+            case 0..<4:
+                let start = days.randomElement(using: &random)!
+                let end = days[min(days.count - 1, days.firstIndex(of: start)! + Int.random(in: 0...4, using: &random))]
+                if let request = try? await f.service.createRequest(for: f.alice.id, start: start, end: end, comment: "", actor: f.alice.actor) {
+                    ids.append(request.id)
+                }
+            case 4..<6:
+                guard let id = ids.randomElement(using: &random) else { continue }
+                let action = HolidayAction.allCases.randomElement(using: &random)!
+                _ = try? await f.service.perform(action, on: id, by: action == .cancel ? f.alice.actor : f.admin.actor, note: "x")
+            case 6..<8:
+                var change = EmployeeChange()
+                let start: SGCore.Change<CalendarDate> = Bool.random(using: &random)
+                    ? .clear : .set(Bool.random(using: &random) ? Fixture.date("2019-06-01") : days.randomElement(using: &random)!)
+                let end: SGCore.Change<CalendarDate> = Bool.random(using: &random) ? .clear : .set(days.randomElement(using: &random)!)
+                change.employment = EmploymentChange(start: start, end: end)
+                if (try? await f.services.accounts.update(employeeID: f.alice.id, change, by: f.admin.actor, directory: f.localAccounts)) != nil {
+                    changed += 1
+                } else {
+                    refused += 1
+                }
+            case 8:
+                let week = [WorkingWeek.mondayToFriday, WorkingWeek(weekdays: [1, 2, 3])!, WorkingWeek(weekdays: [2, 4])!].randomElement(using: &random)!
+                _ = try? await f.service.setWorkingWeek(employeeID: f.alice.id, from: days.randomElement(using: &random)!, week: week, by: f.admin.actor)
+            default:
+                var patch = CompanyPatch()
+                patch.proRata = ProRataPolicy.Method.allCases.randomElement(using: &random)!.rawValue
+                patch.proRataRounding = ProRataPolicy.Rounding.allCases.randomElement(using: &random)!.rawValue
+                patch.seniority = Bool.random(using: &random) ? [] : [SeniorityPolicy.Tier(years: 5, days: 2)]
+                patch.seniorityFrom = SeniorityPolicy.From.allCases.randomElement(using: &random)!.rawValue
+                _ = try? await f.services.company.updateCompany(patch, by: f.admin.actor)
+            }
+            let company = try await f.services.company.company().settings
+            let employment = try await f.services.people.profile(employeeID: f.alice.id).employment
+            let weeks = try await f.service.workingWeeks(employeeID: f.alice.id, by: f.admin.actor)
+            let requests = try await f.service.requests(RequestFilter(employeeID: f.alice.id, limit: 200), by: f.admin.actor).items.map(\.request)
+            let held = requests.filter { $0.status.holdsDays }
+            #expect(held.allSatisfy { employment.contains($0.startDate) && employment.contains($0.endDate) }, "\(employment)")
+            let balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+            let expected = ProRata.grant(
+                of: company.defaultAllowance, year: 2026, employment: employment,
+                schedule: WorkingSchedule(company: weeks.company, changes: weeks.changes), policy: company.proRata,
+                seniority: company.seniority)
+            #expect(balance.allowance == expected.days && balance.allowanceFormula == expected.formula)
+            if expected.formula != nil && !held.isEmpty { proRated += 1 }
+            let approved = held.filter { $0.status == .approved }.map(\.duration).reduce(.zero, +)
+            #expect(balance.approved == approved && balance.pending == held.map(\.duration).reduce(.zero, +) - approved)
+            #expect(balance.remaining == balance.allowance - balance.approved - balance.pending && balance.remaining >= .zero)
+        }
+        #expect(changed > 0 && refused > 0 && proRated > 0, "changed \(changed), refused \(refused), pro-rated \(proRated)")
+    }
 }
