@@ -85,18 +85,23 @@ struct UserCommand: AsyncParsableCommand {
         @Option(help: "Surname.") var surname: String
         @Option(help: "E-mail address.") var email: String
         @Flag(help: "Make the account an admin.") var admin = false
+        @Option(name: .customLong("start-date"), help: "First day of employment (YYYY-MM-DD).") var startDate: String?
+        @Option(name: .customLong("end-date"), help: "Last day of employment (YYYY-MM-DD).") var endDate: String?
         @Flag(help: "Read the password from standard input (one line).") var passwordStdin = false
         @OptionGroup(title: "LDAP directory (with SG_DIRECTORY=ldap)") var ldap: LDAPOptions
 
         func run(_ context: AdminContext) async throws {
+            var new = NewEmployee(username: username, name: name, surname: surname, email: email, isAdmin: admin, passwordHash: nil)
+            new.employment = Employment(
+                start: try startDate.map { try CalendarDate.parse($0, field: "start-date") },
+                end: try endDate.map { try CalendarDate.parse($0, field: "end-date") })
             guard passwordStdin else {
                 throw SGError.invalid(field: "--password-stdin", message: "a local account needs a password: pipe it in with --password-stdin")
             }
             let password = try readPasswordLine()
             let services = context.services
             let employee = try await services.accounts.addLocalAccount(
-                NewEmployee(username: username, name: name, surname: surname, email: email, isAdmin: admin, passwordHash: nil),
-                password: password, passwords: services.passwords, directory: try ldap.loginDirectory(services),
+                new, password: password, passwords: services.passwords, directory: try ldap.loginDirectory(services),
                 by: try await context.actor())
             printOut("Added \(employee.username) (id \(employee.id))\(employee.isAdmin ? " as an admin" : "").\n")
         }

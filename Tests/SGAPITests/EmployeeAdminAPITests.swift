@@ -102,6 +102,16 @@ import SGTestSupport
             expectProblem(try await client.call(.patch, path, token: alice, json: #"{"employmentEnd":null}"#), .forbidden, "forbidden")
             let cleared = try await client.call(.patch, path, token: admin, json: #"{"employmentStart":null,"employmentEnd":null}"#)
             #expect(cleared.status == .ok && cleared.json["employmentStart"] is NSNull && cleared.json["employmentEnd"] is NSNull)
+
+            // A new account may come with its dates.
+            let new = #"{"username":"maria","name":"María","surname":"Peña","email":"maria@example.com","password":"a-long-password""#
+            let hired = try await client.call(.post, "/v1/employees", token: admin, json: new + #","employmentStart":"2026-09-01"}"#)
+            #expect(hired.status == .created && hired.json["employmentStart"] as? String == "2026-09-01" && hired.json["employmentEnd"] is NSNull)
+            for (json, field) in [(#","employmentStart":"1 Sept"}"#, "employmentStart"), (#","employmentStart":"2026-09-01","employmentEnd":"2026-08-31"}"#, "employmentEnd")] {
+                let reply = try await client.call(.post, "/v1/employees", token: admin, json: new.replacingOccurrences(of: "maria", with: "pedro") + json)
+                expectProblem(reply, .unprocessableContent, "validation-failed")
+                #expect(reply.json["field"] as? String == field, "\(json)")
+            }
         }
     }
 

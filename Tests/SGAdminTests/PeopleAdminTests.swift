@@ -150,6 +150,17 @@ import SGTestSupport
             #expect(result.status == 1 && !result.stderr.isEmpty, "\(bad)")
         }
         #expect(try cli.run(["company", "set", "--seniority", ""]).stdout.hasSuffix("pro rata whole-months rounded down.\n"))
+
+        // A joiner added with a start date: September to December of the year, in whole months.
+        let added = try cli.run(
+            ["user", "add", "maria", "--name", "María", "--surname", "Peña", "--email", "maria@example.com", "--start-date", "\(year)-09-01",
+             "--password-stdin"], stdin: "a-long-password-for-maria\n")
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try cli.run(["allowance", "show", "maria", "--year", "\(year)", "--format", "csv"]).stdout.contains(",23 × 4/12 = 7.67 → 7.5\r\n"))
+        let backwards = try cli.run(
+            ["user", "add", "pedro", "--name", "P", "--surname", "S", "--email", "p@example.com", "--start-date", "\(year)-09-01",
+             "--end-date", "\(year)-08-31", "--password-stdin"], stdin: "a-long-password-for-pedro\n")
+        #expect(backwards.status == 1 && backwards.stderr.contains("employmentEnd"), "\(backwards.stderr)")
     }
 
     /// `sgadmin user set`, `admin`, `deactivate`, `reactivate`: the rules of `PATCH /v1/employees/{id}`.

@@ -50,10 +50,10 @@ struct EmployeesController {
 
     /// `POST /v1/employees`: a local account and its first password.
     struct NewEmployeeBody: JSONObjectBody {
-        static let fields = ["username", "name", "surname", "email", "password", "isAdmin"]
+        static let fields = ["username", "name", "surname", "email", "password", "isAdmin", "employmentStart", "employmentEnd"]
         static let what = "a field of a new employee"
 
-        let employee: NewEmployee
+        var employee: NewEmployee
         let password: String
 
         init(from decoder: any Decoder) throws {
@@ -62,6 +62,9 @@ struct EmployeesController {
                 username: try container.required(String.self, "username"), name: try container.required(String.self, "name"),
                 surname: try container.required(String.self, "surname"), email: try container.required(String.self, "email"),
                 isAdmin: try container.optional(Bool.self, "isAdmin") ?? false, passwordHash: nil)
+            employee.employment = Employment(
+                start: try container.dateChange("employmentStart").applied(to: nil),
+                end: try container.dateChange("employmentEnd").applied(to: nil))
             password = try container.required(String.self, "password")
         }
     }

@@ -46,6 +46,7 @@ public struct AccountService: Sendable {
                 throw SGError.conflict("The username '\(new.username)' is taken.")
             }
             let id = try tx.insertEmployee(new, at: now)
+            if new.employment != Employment() { try tx.setEmployment(employeeID: id, new.employment) }
             try FoldedCopies.refresh(tx, employeeID: id)
             return try Self.existing(tx, id)
         }

@@ -9,6 +9,7 @@ public struct NewEmployee: Sendable {
     public var isAdmin: Bool
     /// Already hashed: plain passwords never reach the store or its callers' logs.
     public var passwordHash: String?
+    public var employment = Employment()
 
     public init(username: String, name: String, surname: String, email: String, isAdmin: Bool, passwordHash: String?) {
         self.username = username
@@ -50,6 +51,9 @@ public enum EmployeeRules {
         new.name = try TextRules.line(new.name, field: "name", maximum: ProfileRules.maximumNameLength)
         new.surname = try TextRules.line(new.surname, field: "surname", maximum: ProfileRules.maximumNameLength)
         new.email = try TextRules.email(new.email, field: "email")
+        if let start = new.employment.start, let end = new.employment.end, end < start {
+            throw SGError.invalid(field: "employmentEnd", message: "\(end) is before the employment's start, \(start)")
+        }
         return new
     }
 }

@@ -614,6 +614,8 @@ export default {
   "adminEmployee.employment": "Employment",
   "adminEmployee.employmentStart": "First day of employment",
   "adminEmployee.employmentEnd": "Last day of employment",
+  "adminEmployee.employmentStartHint": "Optional: requests cannot start before it.",
+  "employee.problem.validation-failed.employmentStart": "Enter a date.",
   "adminEmployee.employmentEndHint": "Leave empty while no end is known.",
   "adminEmployee.employmentSave": "Save the dates",
   "adminEmployee.employmentSaved": "Employment dates saved.",

@@ -613,6 +613,8 @@ export default {
   "adminEmployee.employment": "Contrato",
   "adminEmployee.employmentStart": "Primer día de contrato",
   "adminEmployee.employmentEnd": "Último día de contrato",
+  "adminEmployee.employmentStartHint": "Opcional: no se pueden pedir días antes.",
+  "employee.problem.validation-failed.employmentStart": "Escribe una fecha.",
   "adminEmployee.employmentEndHint": "Déjalo vacío mientras no se sepa el final.",
   "adminEmployee.employmentSave": "Guardar las fechas",
   "adminEmployee.employmentSaved": "Fechas de contrato guardadas.",
