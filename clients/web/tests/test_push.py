@@ -67,20 +67,24 @@ def test_a_push_message_is_shown_by_the_service_worker(new_context, api):
 
     # What a push service would hand the browser: the server's payload for a decided request.
     cdp = context.new_cdp_session(page)
-    registrations = []
+    registrations, versions = [], []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+    cdp.on("ServiceWorker.workerVersionUpdated", lambda event: versions.extend(event["versions"]))
     cdp.send("ServiceWorker.enable")
     page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
-    for _ in range(50):
+    # A push reaches only an activated worker: wait for the registration's version to be one, not just for the
+    # registration (`ready` can resolve while the worker is still activating).
+    for _ in range(100):
         mine = [r for r in registrations if r["scopeURL"] == BASE_URL + "/" and not r["isDeleted"]]
-        if mine:
+        activated = mine and [v for v in versions if v["registrationId"] == mine[0]["registrationId"] and v["status"] == "activated"]
+        if activated:
             break
         page.wait_for_timeout(100)
-    assert mine, registrations
+    assert mine and activated, (registrations, versions)
     payload = {"title": "Holiday approved", "body": "Your holiday 12 Jan to 13 Jan is approved.", "requestId": 42, "event": "holiday.approved"}
     cdp.send("ServiceWorker.deliverPushMessage", {"origin": BASE_URL, "registrationId": mine[0]["registrationId"], "data": json.dumps(payload)})
     shown = []
-    for _ in range(50):
+    for _ in range(100):
         shown = page.evaluate(NOTIFICATIONS)
         if shown:
             break
