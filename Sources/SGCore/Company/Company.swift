@@ -177,6 +177,9 @@ public struct CompanySettings: Sendable, Equatable {
     public var carryOver: CarryOverPolicy
     public var proRata: ProRataPolicy
     public var seniority: SeniorityPolicy
+    /// Whether an employee's allowance depends on their contract (employment dates, working weeks): pro rata or
+    /// seniority is on. Then the ledger reads the contract, and changes to it are checked against the balances.
+    public var allowanceFollowsContracts: Bool { proRata.method != .off || !seniority.tiers.isEmpty }
     public var timeZoneIdentifier: String {
         didSet { timeZone = TimeZone(identifier: timeZoneIdentifier) ?? .gmt }
     }

@@ -125,7 +125,7 @@ extension HolidayService {
         let policy = company.carryOver
         let data = try tx.ledgerRecords(employeeID: employeeID, carryOver: policy)
         var records = data.records
-        let proRated = company.proRata.method != .off || !company.seniority.tiers.isEmpty
+        let proRated = company.allowanceFollowsContracts
         let schedule = data.acrossExpiry.isEmpty && !proRated
             ? WorkingSchedule(company: company.workingWeek)
             : WorkingSchedule(company: company.workingWeek, changes: try tx.workingWeekChanges(employeeID: employeeID))
@@ -169,7 +169,7 @@ extension HolidayService {
     /// seniority turn into a balance below zero in a year from `year` on (nil: any year).
     public static func checkContractChange(_ tx: any HolidayReading, employeeID: Int64, from year: Int?, now: Date) throws {
         let company = try tx.company()
-        guard company.proRata.method != .off || !company.seniority.tiers.isEmpty,
+        guard company.allowanceFollowsContracts,
               let overdrawn = try firstOverdrawn(tx, employeeID: employeeID, company: company, on: today(now, company), from: year)
         else { return }
         throw SGError.conflict(
