@@ -71,6 +71,13 @@ enum Rows {
         columns.split(separator: ",").map { "\(alias).\($0.trimmingCharacters(in: .whitespaces))" }.joined(separator: ", ")
     }
 
+    /// Employment dates from `employment_start, employment_end` selected at column `first`.
+    static func employment(_ statement: SQLStatement, from first: Int32) throws -> Employment {
+        Employment(
+            start: statement.isNull(first) ? nil : try statement.date(first),
+            end: statement.isNull(first + 1) ? nil : try statement.date(first + 1))
+    }
+
     /// An employee from `employeeColumns` starting at column `first`.
     static func employee(_ statement: SQLStatement, from first: Int32 = 0) -> Employee {
         Employee(

@@ -131,8 +131,8 @@ public struct AccountService: Sendable {
                 try tx.saveEmployee(updated)
                 try FoldedCopies.refresh(tx, employeeID: employeeID)
             }
-            if !change.employment.changesNothing {
-                let held = try tx.requests(employeeID: employeeID, touchingYears: HolidayService.supportedYears)
+            if change.employment != EmploymentChange() {
+                let held = try tx.holidays.requests(employeeID: employeeID, touchingYears: HolidayService.supportedYears)
                 let employment = try EmploymentRules.apply(
                     change.employment, to: current.employment, username: before.username, held: held)
                 if employment != current.employment {

@@ -17,8 +17,6 @@ public protocol AccountReading: CompanyReading {
     func directoryProfile(username: String) throws -> DirectoryProfile?
     /// Every employee a directory manages, active or not, by username.
     func directoryProfiles() throws -> [DirectoryProfile]
-    /// The employee's requests (any status) with at least one day in `years`, by start date.
-    func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest]
 }
 
 public protocol AccountWriting: AccountReading, TeamAssigning, FoldedCopiesWriting {

@@ -35,8 +35,6 @@ public struct EmploymentChange: Sendable, Equatable {
         self.start = start
         self.end = end
     }
-
-    public var changesNothing: Bool { start == .keep && end == .keep }
 }
 
 public enum EmploymentRules {

@@ -123,6 +123,10 @@ public enum ProRata {
         let companyDays = schedule.company.weekdays.count
         guard companyDays > 0, let first = CalendarDate.firstOfYear(year), let last = CalendarDate.lastOfYear(year)
         else { return AllowanceGrant(days: .days(whole)) }
+        /// A whole year on the company's week: the allowance and its seniority, said only when there is some.
+        func wholeYear(_ bonus: Int) -> AllowanceGrant {
+            AllowanceGrant(days: .days(whole + bonus), formula: bonus == 0 ? nil : "\(whole) + \(bonus) = \(whole + bonus)")
+        }
         let extra: (CalendarDate) -> Int = { day in
             guard let start = employment.start, !seniority.tiers.isEmpty else { return 0 }
             return seniority.extraDays(
@@ -138,8 +142,7 @@ public enum ProRata {
         let denominator: Int
         switch policy.method {
         case .off where anniversaries.isEmpty:
-            let bonus = extra(last)
-            return AllowanceGrant(days: .days(whole + bonus), formula: bonus == 0 ? nil : "\(whole) + \(bonus) = \(whole + bonus)")
+            return wholeYear(extra(last))
         case .off:
             // No pro rata: the whole year on the company's week, split where a tier starts.
             denominator = first.days(to: last) + 1
@@ -156,8 +159,7 @@ public enum ProRata {
             parts = months(of: year, from: from, to: to) { day in (schedule.week(on: day).weekdays.count, extra(day)) }
         }
         if parts.count == 1, parts[0].share == denominator, parts[0].weekDays == companyDays {
-            let bonus = parts[0].extra
-            return AllowanceGrant(days: .days(whole + bonus), formula: bonus == 0 ? nil : "\(whole) + \(bonus) = \(whole + bonus)")
+            return wholeYear(parts[0].extra)
         }
         // halves = 2 × Σ(share × weekDays × (whole + extra)) / (denominator × companyDays), rounded in integers.
         let weighted = parts.reduce(0) { $0 + $1.share * $1.weekDays * (whole + $1.extra) }

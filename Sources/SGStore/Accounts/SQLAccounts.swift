@@ -174,10 +174,6 @@ struct SQLAccounts: AccountWriting {
         }
     }
 
-    func requests(employeeID: Int64, touchingYears years: ClosedRange<Int>) throws -> [HolidayRequest] {
-        try holidays.requests(employeeID: employeeID, touchingYears: years)
-    }
-
     var holidays: any HolidayReading { SQLHolidayTransaction(connection: connection) }
 
     func reactivate(employeeID: Int64) throws {

@@ -19,9 +19,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
     func employment(employeeID: Int64) throws -> Employment {
         try connection.with("SELECT employment_start, employment_end FROM employees WHERE id = ?") { statement in
             statement.bind(1, employeeID)
-            guard try statement.step() else { return Employment() }
-            return Employment(
-                start: statement.isNull(0) ? nil : try statement.date(0), end: statement.isNull(1) ? nil : try statement.date(1))
+            return try statement.step() ? try Rows.employment(statement, from: 0) : Employment()
         }
     }
 

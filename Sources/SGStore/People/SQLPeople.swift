@@ -24,9 +24,7 @@ struct SQLPeople: PeopleWriting {
             photo: statement.isNull(first + 5)
                 ? nil : PhotoVersion(etag: statement.text(first + 5), contentType: statement.text(first + 6)),
             language: Language(rawValue: statement.text(first + 7)) ?? .en,
-            employment: Employment(
-                start: statement.isNull(first + 8) ? nil : try statement.date(first + 8),
-                end: statement.isNull(first + 9) ? nil : try statement.date(first + 9)))
+            employment: try Rows.employment(statement, from: first + 8))
     }
 
     func profile(employeeID: Int64) throws -> Profile? {
