@@ -80,6 +80,7 @@ let package = Package(
                 .embedInCode("0033_employment_dates.sql"),
                 .embedInCode("0034_pro_rata.sql"),
                 .embedInCode("0035_seniority.sql"),
+                .embedInCode("0036_accrual.sql"),
             ],
             swiftSettings: strict
         ),
@@ -94,6 +95,7 @@ let package = Package(
                 .embedInCode("0029_private_details_and_stale_grants.sql"), .embedInCode("0030_schema_rules.sql"),
                 .embedInCode("0032_reverted_requests_undecided.sql"), .embedInCode("0033_employment_dates.sql"),
                 .embedInCode("0034_pro_rata.sql"), .embedInCode("0035_seniority.sql"),
+                .embedInCode("0036_accrual.sql"),
             ],
             swiftSettings: strict
         ),

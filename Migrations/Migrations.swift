@@ -93,5 +93,8 @@ public enum SchemaMigrations {
         Migration(
             identifier: "0035_seniority", sql: String(decoding: PackageResources._035_seniority_sql, as: UTF8.self),
             postgres: PostgresMigrations.seniority),
+        Migration(
+            identifier: "0036_accrual", sql: String(decoding: PackageResources._036_accrual_sql, as: UTF8.self),
+            postgres: PostgresMigrations.accrual),
     ]
 }

@@ -36,4 +36,7 @@ public enum PostgresMigrations {
 
     /// 0035's columns, the same statements as SQLite's.
     public static let seniority = String(decoding: PackageResources._035_seniority_sql, as: UTF8.self)
+
+    /// 0036's columns, the same statements as SQLite's.
+    public static let accrual = String(decoding: PackageResources._036_accrual_sql, as: UTF8.self)
 }

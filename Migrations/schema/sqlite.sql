@@ -49,7 +49,7 @@ CREATE TABLE company (
     CHECK (carry_over_expiry GLOB '[01][0-9]-[0-3][0-9]' AND carry_over_expiry != '02-29'), pro_rata TEXT NOT NULL DEFAULT 'off'
     CHECK (pro_rata = 'off' OR pro_rata = 'calendar-days' OR pro_rata = 'whole-months'), pro_rata_rounding TEXT NOT NULL DEFAULT 'nearest'
     CHECK (pro_rata_rounding = 'up' OR pro_rata_rounding = 'down' OR pro_rata_rounding = 'nearest'), seniority TEXT NOT NULL DEFAULT '', seniority_from TEXT NOT NULL DEFAULT 'year'
-    CHECK (seniority_from = 'year' OR seniority_from = 'anniversary'));
+    CHECK (seniority_from = 'year' OR seniority_from = 'anniversary'), accrual TEXT NOT NULL DEFAULT 'year');
 
 CREATE TABLE company_feed_items (
     feed_id INTEGER NOT NULL REFERENCES company_feeds(id) ON DELETE CASCADE,
@@ -142,7 +142,7 @@ CREATE TABLE employees (
     CHECK (birth_date IS NULL OR birth_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'), phone TEXT, twitter TEXT, linkedin TEXT, notifications INTEGER NOT NULL DEFAULT 1 CHECK (notifications IN (0, 1)), search_text TEXT, sort_key TEXT, email_notifications INTEGER NOT NULL DEFAULT 1 CHECK (email_notifications IN (0, 1)), holiday_calendar_id INTEGER NOT NULL DEFAULT 1 REFERENCES holiday_calendars(id), team_id INTEGER REFERENCES teams(id), language TEXT NOT NULL DEFAULT 'en' CHECK (language IN ('en', 'es')), employment_start TEXT
     CHECK (employment_start IS NULL OR employment_start GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'), employment_end TEXT
     CHECK (employment_end IS NULL OR (employment_end GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
-        AND (employment_start IS NULL OR employment_end >= employment_start))));
+        AND (employment_start IS NULL OR employment_end >= employment_start))), accrual TEXT);
 
 CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
 

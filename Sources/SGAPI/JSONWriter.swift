@@ -108,6 +108,10 @@ struct JSONWriter {
         needsComma = true
     }
 
+    mutating func value(_ days: HalfDays?) {
+        if let days { value(days) } else { null() }
+    }
+
     mutating func value(_ number: Int64?) {
         if let number { value(number) } else { null() }
     }

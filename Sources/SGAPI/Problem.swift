@@ -15,6 +15,9 @@ struct Problem: Encodable {
     var currentStatus: HolidayStatus?
     var allowedActions: [HolidayAction]?
     var conflictingRequestId: Int64?
+    /// balance-exceeded under an accrual plan: the first day ("2027-04-01") from which the request would fit what
+    /// the plan has earned by then.
+    var fitsFrom: String?
     /// password-held-by-directory: the company's own page for changing the password, when configured.
     var passwordUrl: String?
 
@@ -109,6 +112,10 @@ struct ProblemMapping {
             problem.conflictingRequestId = id
         case .balanceExceeded:
             problem = Problem(slug: "balance-exceeded", title: "Not enough days left", status: .conflict, detail: error.message)
+        case .notYetEarned(_, _, _, let fitsFrom):
+            // A refusal of the balance as clients already know it; `fitsFrom` says when it would fit.
+            problem = Problem(slug: "balance-exceeded", title: "Not enough days left", status: .conflict, detail: error.message)
+            problem.fitsFrom = fitsFrom?.description
         case .conflict:
             problem = Problem(slug: "conflict", title: "Conflict", status: .conflict, detail: error.message)
         case .preconditionFailed:

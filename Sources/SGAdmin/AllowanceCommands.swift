@@ -97,12 +97,13 @@ struct AllowanceCommand: AsyncParsableCommand {
             Output(
                 columns: [
                     "username", "year", "allowance", "carried_over", "expired", "expiring", "carry_over_expires_on", "adjusted",
-                    "approved", "pending", "remaining", "allowance_formula",
+                    "approved", "pending", "remaining", "allowance_formula", "accrual", "earned", "requestable",
                 ],
                 rows: [[.text(employee.username), .number(year), .days(balance.allowance), .days(balance.carriedOver),
                         .days(balance.expired), .days(balance.expiring), .text(balance.carryOverExpiresOn?.description ?? ""), .days(balance.adjusted),
                         .days(balance.approved), .days(balance.pending), .days(balance.remaining),
-                        .text(balance.allowanceFormula ?? "")]]
+                        .text(balance.allowanceFormula ?? ""), .text(balance.accrual?.plan.code ?? ""),
+                        balance.accrual.map { .days($0.earned) } ?? .text(""), .days(balance.requestable)]]
             ).print(format)
         }
     }

@@ -17,7 +17,7 @@ struct CompanyCommand: AsyncParsableCommand {
             Output(
                 columns: [
                     "name", "address", "phone", "email", "website", "working_week", "default_allowance", "time_zone",
-                    "carry_over_cap", "carry_over_expiry", "pro_rata", "pro_rata_rounding", "seniority", "seniority_from", "feeds",
+                    "carry_over_cap", "carry_over_expiry", "pro_rata", "pro_rata_rounding", "seniority", "seniority_from", "accrual", "feeds",
                 ],
                 rows: [[
                     .text(company.settings.name), .text(company.contact.address ?? ""), .text(company.contact.phone ?? ""),
@@ -26,7 +26,8 @@ struct CompanyCommand: AsyncParsableCommand {
                     .text(company.settings.timeZoneIdentifier), .days(company.settings.carryOver.cap),
                     .text(company.settings.carryOver.expiryCode), .text(company.settings.proRata.method.rawValue),
                     .text(company.settings.proRata.rounding.rawValue), .text(company.settings.seniority.code),
-                    .text(company.settings.seniority.from.rawValue), .text(company.feeds.joined(separator: " ")),
+                    .text(company.settings.seniority.from.rawValue), .text(company.settings.accrual.code),
+                    .text(company.feeds.joined(separator: " ")),
                 ]]
             ).print(format)
         }
@@ -52,6 +53,8 @@ struct CompanyCommand: AsyncParsableCommand {
         @Option(help: "How a pro-rated allowance is rounded to half days: up, down or nearest.") var proRataRounding: String?
         @Option(help: "Extra days from years of service, as years:days, e.g. 5:1,10:2 (\"\" removes them).") var seniority: String?
         @Option(help: "From when extra days count: year (the year a tier is reached) or anniversary.") var seniorityFrom: String?
+        @Option(help: "How the allowance is earned: year (all at once), or period:credited:advance, e.g. month:start:none, quarter:end:5, month:start:year.")
+        var accrual: String?
         @Option(name: .customLong("feed"), help: "A news feed (RSS or Atom) for the main screen, http(s)://…; repeat for several.") var feeds: [String] = []
         @Flag(help: "Remove every news feed.") var noFeeds = false
 
@@ -86,6 +89,7 @@ struct CompanyCommand: AsyncParsableCommand {
                 patch.seniority = tiers
             }
             patch.seniorityFrom = seniorityFrom
+            patch.accrual = try accrual.map { try AccrualPlan.parse(code: $0, field: "--accrual") }
             if noFeeds {
                 guard feeds.isEmpty else { throw SGError.invalid(field: "--no-feeds", message: "give either --feed or --no-feeds, not both") }
                 patch.feeds = []
@@ -104,6 +108,7 @@ struct CompanyCommand: AsyncParsableCommand {
                 + (company.settings.proRata.method == .off ? "" : " rounded \(company.settings.proRata.rounding.rawValue)")
                 + (company.settings.seniority.tiers.isEmpty
                     ? "" : ", seniority \(company.settings.seniority.code) from the \(company.settings.seniority.from.rawValue)")
+                + (company.settings.accrual.isYearly ? "" : ", accrual \(company.settings.accrual.code)")
                 + (patch.feeds == nil ? "" : ", \(company.feeds.count) news feed\(company.feeds.count == 1 ? "" : "s")") + ".\n")
         }
     }

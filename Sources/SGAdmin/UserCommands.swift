@@ -157,8 +157,9 @@ struct UserCommand: AsyncParsableCommand {
     struct Change: DatabaseCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
-            abstract: "Change an employee's name, surname, e-mail, position, phone or employment dates, all at once or none.",
-            discussion: "An empty value clears the position, the phone or an employment date. Fields the company directory holds are refused.")
+            abstract: "Change an employee's name, surname, e-mail, position, phone, employment dates or accrual plan, all at once or none.",
+            discussion: "An empty value clears the position, the phone or an employment date, and gives the employee the company's accrual plan. "
+                + "Fields the company directory holds are refused.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Username.") var username: String
         @Option(help: "Given name.") var name: String?
@@ -168,10 +169,14 @@ struct UserCommand: AsyncParsableCommand {
         @Option(help: "Phone number.") var phone: String?
         @Option(name: .customLong("start-date"), help: "First day of employment (YYYY-MM-DD).") var startDate: String?
         @Option(name: .customLong("end-date"), help: "Last day of employment (YYYY-MM-DD).") var endDate: String?
+        @Option(help: "The employee's own accrual plan, as sgadmin company set takes it (\"\": the company's).") var accrual: String?
         @OptionGroup(title: "LDAP directory (with SG_DIRECTORY=ldap)") var ldap: LDAPOptions
 
         func run(_ context: AdminContext) async throws {
             var change = EmployeeChange()
+            if let accrual {
+                change.accrual = accrual.isEmpty ? .clear : .set(try AccrualPlan.parse(code: accrual, field: "--accrual"))
+            }
             func set(_ value: String?) -> SGCore.Change<String> { value.map(SGCore.Change.set) ?? .keep }
             func date(_ value: String?, _ field: String) throws -> SGCore.Change<CalendarDate> {
                 guard let value else { return .keep }
@@ -188,7 +193,8 @@ struct UserCommand: AsyncParsableCommand {
             }
             let profile = try await update(context, ldap, username, change)
             printOut("Updated \(profile.employee.username): \(profile.employee.fullName) <\(profile.employee.email)>"
-                + ", position \(profile.position ?? "none"), phone \(profile.phone ?? "none"), employed \(profile.employment).\n")
+                + ", position \(profile.position ?? "none"), phone \(profile.phone ?? "none"), employed \(profile.employment)"
+                + (profile.accrual.map { ", own accrual plan \($0.code)" } ?? "") + ".\n")
         }
     }
 

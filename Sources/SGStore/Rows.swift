@@ -22,7 +22,7 @@ enum Rows {
         try connection.with(
             """
             SELECT name, working_days, default_allowance, timezone, carry_over_cap_halves, carry_over_expiry, pro_rata, pro_rata_rounding,
-                seniority, seniority_from
+                seniority, seniority_from, accrual
             FROM company WHERE id = 1
             """
         ) { statement in
@@ -43,7 +43,8 @@ enum Rows {
                     rounding: ProRataPolicy.Rounding(rawValue: statement.text(7)) ?? .nearest),
                 seniority: SeniorityPolicy.tiers(code: statement.text(8)).flatMap {
                     SeniorityPolicy(tiers: $0, from: SeniorityPolicy.From(rawValue: statement.text(9)) ?? .year)
-                } ?? .none)
+                } ?? .none,
+                accrual: AccrualPlan(code: statement.text(10)) ?? .yearly)
         }
     }
 
@@ -76,6 +77,11 @@ enum Rows {
         Employment(
             start: statement.isNull(first) ? nil : try statement.date(first),
             end: statement.isNull(first + 1) ? nil : try statement.date(first + 1))
+    }
+
+    /// An employee's accrual plan from the nullable code in `column` (NULL: the company's).
+    static func accrual(_ statement: SQLStatement, _ column: Int32) -> AccrualPlan? {
+        statement.optionalText(column).flatMap(AccrualPlan.init(code:))
     }
 
     /// An employee from `employeeColumns` starting at column `first`.

@@ -79,7 +79,7 @@ import SGTestSupport
             #expect((year.json["requests"] as? [[String: Any]])?.count == 2)
             // Whole numbers only (carryOverExpiresOn is null: nothing is carried in the employee's first year).
             #expect((year.json["balance"] as? [String: Any])?.compactMapValues { $0 as? Int }
-                == ["adjusted": 0, "carriedOver": 0, "expired": 0, "expiring": 0, "year": 2026, "allowance": 23, "approved": 5, "pending": 4, "remaining": 14])
+                == ["adjusted": 0, "carriedOver": 0, "expired": 0, "expiring": 0, "year": 2026, "allowance": 23, "approved": 5, "pending": 4, "remaining": 14, "requestable": 14])
             #expect((year.json["employee"] as? [String: Any])?["isActive"] as? Bool == false)
             let later = try await client.call(.get, "/v1/employees/\(f.bob.id)/holidays?year=2028", token: admin)
             #expect((later.json["requests"] as? [Any])?.isEmpty == true && (later.json["balance"] as? [String: Any])?["allowance"] as? Int == 30)
@@ -114,7 +114,7 @@ import SGTestSupport
             #expect(others.map { $0["id"] as? Int } == [Int(april.id), Int(newYear.id)])
             #expect(others.first?["allowedActions"] as? [String] == ["revert", "cancel"])
             let balances = try #require(detail.json["balances"] as? [[String: Any]]).map { $0.compactMapValues { $0 as? Int } }
-            #expect(balances == [["adjusted": 0, "carriedOver": 0, "expired": 0, "expiring": 0, "year": 2026, "allowance": 23, "approved": 3, "pending": 8, "remaining": 12]])
+            #expect(balances == [["adjusted": 0, "carriedOver": 0, "expired": 0, "expiring": 0, "year": 2026, "allowance": 23, "approved": 3, "pending": 8, "remaining": 12, "requestable": 12]])
 
             // A request across New Year: both years' balances, and the other requests of both.
             let across = try await client.call(.get, "/v1/holidays/\(newYear.id)", token: admin)

@@ -115,6 +115,73 @@ import SGTestSupport
         }
     }
 
+    @Test func anAccrualPlanIsSetForTheCompanyOrAnEmployeeAndLimitsNewRequests() async throws {
+        let h = try await APIHarness.make()
+        let f = h.fixture
+        try await h.run { client in
+            let admin = try await client.login("admin")
+            let alice = try await client.login("alice")
+            let company = #"{"name":"Acme","workingWeek":[1,2,3,4,5],"defaultAllowance":23"#
+            let yearly = try await client.call(.get, "/v1/company", token: alice)
+            #expect(yearly.json["accrual"] as? NSDictionary == ["period": "year", "credited": "start", "advance": "none"])
+
+            let put = try await client.call(.put, "/v1/company", token: admin, json: company + #","accrual":{"period":"month"}}"#)
+            #expect(put.status == .ok && put.json["accrual"] as? NSDictionary == ["period": "month", "credited": "start", "advance": "none"])
+            // Today is 2 March: three of twelve credits of 23 days, 5.5.
+            let balance = try await client.call(.get, "/v1/employees/\(f.alice.id)/balance?year=2026", token: alice)
+            #expect(balance.json["accrual"] as? NSDictionary == ["period": "month", "credited": "start", "advance": "none"])
+            #expect(balance.json["earned"] as? Double == 5.5 && balance.json["requestable"] as? Double == 5.5 && balance.json["remaining"] as? Double == 23)
+
+            // 9 to 16 March is six working days: refused as the balance is, with the day from which it fits.
+            for route in ["/v1/me/holidays/preview", "/v1/me/holidays"] {
+                let refused = try await client.call(.post, route, token: alice, json: #"{"startDate":"2026-03-09","endDate":"2026-03-16"}"#)
+                expectProblem(refused, .conflict, "balance-exceeded")
+                #expect(refused.json["fitsFrom"] as? String == "2026-04-01", "\(route)")
+            }
+            // More than the year holds: no day would make it fit.
+            let tooMuch = try await client.call(.post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-03-09","endDate":"2026-05-29"}"#)
+            expectProblem(tooMuch, .conflict, "balance-exceeded")
+            #expect(tooMuch.json["fitsFrom"] == nil)
+            #expect(try await client.call(.post, "/v1/me/holidays", token: alice, json: #"{"startDate":"2026-03-09","endDate":"2026-03-13"}"#).status == .created)
+
+            let ahead = try await client.call(.put, "/v1/company", token: admin, json: company + #","accrual":{"period":"quarter","credited":"end","advance":5}}"#)
+            #expect(ahead.json["accrual"] as? NSDictionary == ["period": "quarter", "credited": "end", "advance": 5])
+            for (accrual, field) in [
+                (#"{"period":"week"}"#, "accrual.period"), (#"{"credited":"end"}"#, "accrual.period"), (#"{"period":null}"#, "accrual.period"),
+                (#"{"period":"month","credited":"middle"}"#, "accrual.credited"), (#"{"period":"month","credited":null}"#, "accrual.credited"),
+                (#"{"period":"month","advance":0}"#, "accrual.advance"), (#"{"period":"month","advance":"5"}"#, "accrual.advance"),
+                (#"{"period":"month","advance":1.5}"#, "accrual.advance"), (#"{"period":"month","advance":367}"#, "accrual.advance"),
+                (#"{"period":"month","every":2}"#, "accrual.every"), (#""month""#, "accrual"), ("null", "accrual"),
+            ] {
+                let reply = try await client.call(.put, "/v1/company", token: admin, json: company + #","accrual":"# + accrual + "}")
+                expectProblem(reply, .unprocessableContent, "validation-failed")
+                #expect(reply.json["field"] as? String == field, "\(accrual)")
+            }
+            #expect(try await client.call(.get, "/v1/company", token: admin).json["accrual"] as? NSDictionary == ["period": "quarter", "credited": "end", "advance": 5])
+
+            // An employee's own plan wins over the company's; null gives them the company's again.
+            let path = "/v1/employees/\(f.bob.id)"
+            let monthly = ["period": "month", "credited": "end", "advance": "year"] as NSDictionary
+            let own = try await client.call(.patch, path, token: admin, json: #"{"accrual":{"period":"month","credited":"end","advance":"year"}}"#)
+            #expect(own.status == .ok && own.json["accrual"] as? NSDictionary == monthly)
+            #expect(try await client.call(.get, path + "/record", token: admin).json["accrual"] as? NSDictionary == monthly)
+            // Two credits by 2 March (the ends of January and February), 46 × 2/12 halves rounded down; all of it requestable.
+            let bobs = try await client.call(.get, path + "/balance?year=2026", token: admin)
+            #expect(bobs.json["accrual"] as? NSDictionary == monthly && bobs.json["earned"] as? Double == 3.5 && bobs.json["requestable"] as? Double == 23)
+            // The yearly plan earns everything on its first day: it has no advance.
+            let yearlyOwn = try await client.call(.patch, path, token: admin, json: #"{"accrual":{"period":"year","advance":"year"}}"#)
+            #expect(yearlyOwn.json["accrual"] as? NSDictionary == ["period": "year", "credited": "start", "advance": "none"])
+            #expect(try await client.call(.get, path + "/balance?year=2026", token: admin).json["accrual"] is NSNull)
+            let invalid = try await client.call(.patch, path, token: admin, json: #"{"accrual":{"period":"fortnight"}}"#)
+            expectProblem(invalid, .unprocessableContent, "validation-failed")
+            #expect(invalid.json["field"] as? String == "accrual.period")
+            let cleared = try await client.call(.patch, path, token: admin, json: #"{"accrual":null}"#)
+            #expect(cleared.status == .ok && cleared.json["accrual"] is NSNull)
+            #expect(try await client.call(.get, path + "/balance?year=2026", token: admin).json["earned"] as? Double == 0)
+            expectProblem(try await client.call(.patch, path, token: alice, json: #"{"accrual":null}"#), .forbidden, "forbidden")
+        }
+    }
+
     @Test func anAdminChangesRoleActivityAndHRFields() async throws {
         let h = try await APIHarness.make()
         let f = h.fixture

@@ -28,7 +28,7 @@ import SGTestSupport
             let balance = try #require(year.json["balance"] as? [String: Any])
             #expect(balance["carryOverExpiresOn"] is NSNull)
             #expect(balance.compactMapValues { $0 as? Int }
-                == ["adjusted": 0, "carriedOver": 0, "expired": 0, "expiring": 0, "year": 2026, "allowance": 23, "approved": 0, "pending": 5, "remaining": 18])
+                == ["adjusted": 0, "carriedOver": 0, "expired": 0, "expiring": 0, "year": 2026, "allowance": 23, "approved": 0, "pending": 5, "remaining": 18, "requestable": 18])
             #expect((year.json["requests"] as? [Any])?.count == 1)
             // Without a year: the current year (the fixture's today is in 2026).
             #expect(try await client.call(.get, "/v1/me/holidays", token: alice).json["year"] as? Int == 2026)

@@ -77,8 +77,8 @@ import SGCore
         var json = JSONWriter()
         detail.write(to: &json)
         let text = String(buffer: json.buffer)
-        #expect(text == #"{"allowedActions":["revert","cancel"],"approvers":[],"balances":[{"adjusted":0,"allowance":23,"allowanceFormula":null,"approved":3,"carriedOver":0,"carryOverExpiresOn":null,"#
-            + #""expired":0,"expiring":0,"pending":0.5,"remaining":19.5,"year":2026}],"#
+        #expect(text == #"{"allowedActions":["revert","cancel"],"approvers":[],"balances":[{"accrual":null,"adjusted":0,"allowance":23,"allowanceFormula":null,"approved":3,"carriedOver":0,"carryOverExpiresOn":null,"#
+            + #""earned":null,"expired":0,"expiring":0,"pending":0.5,"remaining":19.5,"requestable":19.5,"year":2026}],"#
             + #""comment":"Home, \"really\"","createdAt":"2026-09-21T14:13:20.500Z","#
             + #""decidedAt":"2026-09-21T14:15:00.000Z","decidedBy":"admin","employee":{"id":3,"name":"José","surname":"Núñez","username":"bob"},"#
             + #""employeeId":3,"endDate":"2027-01-05","endHalf":"morning","history":[{"actor":"bob","at":"2026-09-21T14:13:20.500Z","from":null,"id":9,"note":"","to":"pending"}],"#

@@ -83,9 +83,9 @@ import SGTestSupport
         let show = try cli.run(["company", "show", "--format", "csv"])
         // A leading '+' gets a quote mark in CSV, as in every export, so a spreadsheet does not read a formula.
         #expect(show.stdout == "name,address,phone,email,website,working_week,default_allowance,time_zone,carry_over_cap,carry_over_expiry,"
-                + "pro_rata,pro_rata_rounding,seniority,seniority_from,feeds\r\n"
+                + "pro_rata,pro_rata_rounding,seniority,seniority_from,accrual,feeds\r\n"
                 + "Acme S.L.,\"Calle Mayor 1, Madrid\",'+34 910 000 000,hello@acme.example,https://acme.example,1234,25,Europe/Madrid,5,03-31,"
-                + "off,nearest,,year,\r\n")
+                + "off,nearest,,year,year,\r\n")
 
         // One bad option: nothing changes, and the message names it.
         for (arguments, says) in [
@@ -95,6 +95,8 @@ import SGTestSupport
             (["--name", "Other", "--time-zone", "Nowhere/Land"], "timeZone"),
             (["--name", "Other", "--pro-rata", "monthly"], "proRata"),
             (["--name", "Other", "--pro-rata-rounding", "half"], "proRataRounding"),
+            (["--name", "Other", "--accrual", "month"], "--accrual"),
+            (["--name", "Other", "--accrual", "month:start:0"], "--accrual"),
             ([], "nothing to change"),
             (["--name", "Other", "--as", "bob"], "not an active admin"),
             (["--name", "Other", "--feed", "ftp://acme.example/feed.rss"], "--feed"),
@@ -132,10 +134,10 @@ import SGTestSupport
         #expect(set.status == 0 && set.stdout.hasSuffix("pro rata whole-months rounded down.\n"), "\(set.stdout)\(set.stderr)")
         #expect(try cli.run(["user", "set", "bob", "--end-date", "\(year)-03-15"]).status == 0)
         let show = try cli.run(["allowance", "show", "bob", "--year", "\(year)", "--format", "csv"])
-        #expect(show.stdout.contains(",23 × 2/12 = 3.83 → 3.5\r\n"), "\(show.stdout)")
+        #expect(show.stdout.contains(",23 × 2/12 = 3.83 → 3.5,,,3.5\r\n"), "\(show.stdout)")
         #expect(show.stdout.contains("bob,\(year),3.5,"), "\(show.stdout)")
         let report = try cli.run(["export", "--year", "\(year)", "--balances"])
-        #expect(report.stdout.contains("\r\nbob,") && report.stdout.contains(",23 × 2/12 = 3.83 → 3.5\r\n"), "\(report.stdout)")
+        #expect(report.stdout.contains("\r\nbob,") && report.stdout.contains(",23 × 2/12 = 3.83 → 3.5,,3.5\r\n"), "\(report.stdout)")
         let refused = try cli.run(["company", "set", "--pro-rata", "weekly"])
         #expect(refused.status == 1 && refused.stderr.contains("proRata"))
 
@@ -144,7 +146,7 @@ import SGTestSupport
         let tiers = try cli.run(["company", "set", "--seniority", "5:1,10:2"])
         #expect(tiers.status == 0 && tiers.stdout.hasSuffix(", seniority 5:1,10:2 from the year.\n"), "\(tiers.stdout)\(tiers.stderr)")
         let senior = try cli.run(["allowance", "show", "bob", "--year", "\(year)", "--format", "csv"])
-        #expect(senior.stdout.contains(",(23 + 2) × 2/12 = 4.17 → 4\r\n"), "\(senior.stdout)")
+        #expect(senior.stdout.contains(",(23 + 2) × 2/12 = 4.17 → 4,,,4\r\n"), "\(senior.stdout)")
         for bad in [["--seniority", "5:1,5:2"], ["--seniority", "five:1"], ["--seniority-from", "birthday"]] {
             let result = try cli.run(["company", "set"] + bad)
             #expect(result.status == 1 && !result.stderr.isEmpty, "\(bad)")
@@ -156,11 +158,32 @@ import SGTestSupport
             ["user", "add", "maria", "--name", "María", "--surname", "Peña", "--email", "maria@example.com", "--start-date", "\(year)-09-01",
              "--password-stdin"], stdin: "a-long-password-for-maria\n")
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(try cli.run(["allowance", "show", "maria", "--year", "\(year)", "--format", "csv"]).stdout.contains(",23 × 4/12 = 7.67 → 7.5\r\n"))
+        #expect(try cli.run(["allowance", "show", "maria", "--year", "\(year)", "--format", "csv"]).stdout.contains(",23 × 4/12 = 7.67 → 7.5,,,7.5\r\n"))
         let backwards = try cli.run(
             ["user", "add", "pedro", "--name", "P", "--surname", "S", "--email", "p@example.com", "--start-date", "\(year)-09-01",
              "--end-date", "\(year)-08-31", "--password-stdin"], stdin: "a-long-password-for-pedro\n")
         #expect(backwards.status == 1 && backwards.stderr.contains("employmentEnd"), "\(backwards.stderr)")
+
+        // Accrual: maria earns her 7.5 days over her four months, a share at the end of each; none may be taken
+        // ahead, so none is requestable before the end of September. Her own plan wins over the company's.
+        let monthly = try cli.run(["company", "set", "--accrual", "month:end:none"])
+        #expect(monthly.status == 0 && monthly.stdout.hasSuffix(", accrual month:end:none.\n"), "\(monthly.stdout)\(monthly.stderr)")
+        #expect(try cli.run(["company", "show", "--format", "csv"]).stdout.contains(",month:end:none,"))
+        #expect(try cli.run(["allowance", "show", "maria", "--year", "\(year)", "--format", "csv"]).stdout.contains(
+            ",23 × 4/12 = 7.67 → 7.5,month:end:none,0,0\r\n"))
+        let own = try cli.run(["user", "set", "maria", "--accrual", "month:end:year"])
+        #expect(own.status == 0 && own.stdout.hasSuffix(", own accrual plan month:end:year.\n"), "\(own.stdout)\(own.stderr)")
+        #expect(try cli.run(["allowance", "show", "maria", "--year", "\(year)", "--format", "csv"]).stdout.contains(
+            ",23 × 4/12 = 7.67 → 7.5,month:end:year,0,7.5\r\n"))
+        let balances = try cli.run(["export", "--year", "\(year)", "--balances"])
+        #expect(balances.stdout.contains(",23 × 4/12 = 7.67 → 7.5,0,7.5\r\n") && balances.stdout.contains(",allowance_formula,earned,requestable\r\n"),
+                "\(balances.stdout)")
+        for bad in ["month:start", "weekly", "month:start:367"] {
+            let refused = try cli.run(["user", "set", "maria", "--position", "Buyer", "--accrual", bad])
+            #expect(refused.status == 1 && refused.stdout.isEmpty && refused.stderr.contains("--accrual"), "\(bad): \(refused.stderr)")
+        }
+        #expect(try await f.services.people.profile(employeeID: f.services.accounts.employee(username: "maria")!.id).position == nil)
+        #expect(try cli.run(["user", "set", "maria", "--accrual", ""]).stdout.hasSuffix("employed from \(year)-09-01.\n"))
     }
 
     /// `sgadmin user set`, `admin`, `deactivate`, `reactivate`: the rules of `PATCH /v1/employees/{id}`.

@@ -314,9 +314,10 @@ private struct DirectoryOfRecord: EmployeeDirectory {
         #expect(try await f.services.company.company().settings.seniority.tiers.count == 2)
     }
 
-    /// Random sequences of requests, decisions, employment dates, working weeks and the company's rules: the balance
-    /// is always the sum of its parts, its allowance the rules' figure for the contract as stored, no year goes below
-    /// zero, and no held request has a day outside the employment.
+    /// Random sequences of requests, decisions, employment dates, working weeks, the company's rules and accrual
+    /// plans: the balance is always the sum of its parts, its allowance the rules' figure for the contract as stored,
+    /// what is earned the plan's, no year goes below zero, no request takes more than could be requested, and no held
+    /// request has a day outside the employment.
     @Test(arguments: [21, 22, 23] as [UInt64])
     func contractChangesNeverLeaveABalanceShortOrARequestOutside(seed: UInt64) async throws {
         let f = try await Fixture.make()
@@ -324,14 +325,16 @@ private struct DirectoryOfRecord: EmployeeDirectory {
         let days = (0..<60).map { f.weekday(7 + 3 * $0) }
         var ids: [Int64] = []
         // What the sequence went through, so that it is known to have tried what it checks.
-        var changed = 0, refused = 0, proRated = 0
-        for _ in 0..<80 {
+        var changed = 0, refused = 0, proRated = 0, accruing = 0
+        for _ in 0..<120 {
             switch Int.random(in: 0..<12, using: &random) {
             case 0..<4:
                 let start = days.randomElement(using: &random)!
                 let end = days[min(days.count - 1, days.firstIndex(of: start)! + Int.random(in: 0...4, using: &random))]
+                let before = try await f.service.balance(employeeID: f.alice.id, year: 2026)
                 if let request = try? await f.service.createRequest(for: f.alice.id, start: start, end: end, comment: "", actor: f.alice.actor) {
                     ids.append(request.id)
+                    #expect(request.duration <= before.requestable, "\(request.duration) of \(before.requestable)")
                 }
             case 4..<6:
                 guard let id = ids.randomElement(using: &random) else { continue }
@@ -357,6 +360,8 @@ private struct DirectoryOfRecord: EmployeeDirectory {
                 patch.proRataRounding = ProRataPolicy.Rounding.allCases.randomElement(using: &random)!.rawValue
                 patch.seniority = Bool.random(using: &random) ? [] : [SeniorityPolicy.Tier(years: 5, days: 2)]
                 patch.seniorityFrom = SeniorityPolicy.From.allCases.randomElement(using: &random)!.rawValue
+                patch.accrual = ["year", "month:start:none", "month:end:3", "quarter:start:year", "quarter:end:none"]
+                    .randomElement(using: &random).flatMap(AccrualPlan.init(code:))
                 _ = try? await f.services.company.updateCompany(patch, by: f.admin.actor)
             }
             let company = try await f.services.company.company().settings
@@ -375,7 +380,75 @@ private struct DirectoryOfRecord: EmployeeDirectory {
             let approved = held.filter { $0.status == .approved }.map(\.duration).reduce(.zero, +)
             #expect(balance.approved == approved && balance.pending == held.map(\.duration).reduce(.zero, +) - approved)
             #expect(balance.remaining == balance.allowance - balance.approved - balance.pending && balance.remaining >= .zero)
+            let accrued = company.accrual.apply(to: balance, employment: employment, on: f.today)
+            #expect(balance.accrual == accrued.accrual && balance.requestable == max(.zero, balance.remaining - (accrued.accrual?.withheld ?? .zero)))
+            if balance.accrual != nil { accruing += 1 }
         }
-        #expect(changed > 0 && refused > 0 && proRated > 0, "changed \(changed), refused \(refused), pro-rated \(proRated)")
+        #expect(
+            changed > 0 && refused > 0 && proRated > 0 && accruing > 0,
+            "changed \(changed), refused \(refused), pro-rated \(proRated), accruing \(accruing)")
+    }
+
+    @Test func anAccrualPlanLimitsWhatMayBeRequestedUntilItIsEarned() async throws {
+        let f = try await Fixture.make()
+        func plan(_ code: String) async throws {
+            var patch = CompanyPatch()
+            patch.accrual = AccrualPlan(code: code)!
+            _ = try await f.services.company.updateCompany(patch, by: f.admin.actor)
+        }
+        func request(_ start: String, _ end: String) async throws -> HolidayRequest {
+            try await f.service.createRequest(for: f.alice.id, start: Fixture.date(start), end: Fixture.date(end), comment: "", actor: f.alice.actor)
+        }
+        let notYetEarned: (String?) -> @Sendable (any Error) -> Bool = { fits in
+            { error in
+                guard case .notYetEarned(2026, _, _, let from)? = error as? SGError else { return false }
+                return from?.description == fits
+            }
+        }
+        // Today is 2 March: three monthly credits of 23 days, 5.5 earned.
+        try await plan("month:start:none")
+        var balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance.allowance == .days(23) && balance.accrual?.earned == HalfDays(halves: 11) && balance.requestable == HalfDays(halves: 11))
+        #expect(balance.remaining == .days(23))
+        // 9 to 16 March is 6 working days: it fits from 1 April. 9 to 13 March, 5, fits now.
+        await #expect(performing: { _ = try await request("2026-03-09", "2026-03-16") }, throws: notYetEarned("2026-04-01"))
+        #expect(try await f.service.requests(RequestFilter(employeeID: f.alice.id, limit: 10), by: f.admin.actor).items.isEmpty)
+        _ = try await request("2026-03-09", "2026-03-13")
+        balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance.remaining == .days(18) && balance.requestable == HalfDays(halves: 1))
+
+        // An advance of 5 days lets 5 more be requested; the whole year, all of them.
+        try await plan("month:start:5")
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).requestable == HalfDays(halves: 11))
+        let ahead = try await request("2026-04-06", "2026-04-10")
+        try await plan("month:start:year")
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).requestable == .days(13))
+        // A stricter plan limits new requests only: the one taken ahead is still approved, and nothing more fits.
+        try await plan("month:start:none")
+        #expect(try await f.service.perform(.approve, on: ahead.id, by: f.admin.actor).status == .approved)
+        #expect(try await f.service.balance(employeeID: f.alice.id, year: 2026).requestable == .zero)
+        try await plan("month:start:year")
+
+        // A plan of the employee's own wins over the company's: quarterly at the end, nothing credited before 31 March.
+        var change = EmployeeChange()
+        change.accrual = .set(AccrualPlan(code: "quarter:end:none")!)
+        _ = try await f.services.accounts.update(employeeID: f.bob.id, change, by: f.admin.actor, directory: f.localAccounts)
+        #expect(try await f.services.people.profile(employeeID: f.bob.id).accrual?.code == "quarter:end:none")
+        balance = try await f.service.balance(employeeID: f.bob.id, year: 2026)
+        #expect(balance.accrual?.earned == .zero && balance.requestable == .zero)
+        await #expect(performing: {
+            _ = try await f.service.createRequest(for: f.bob.id, start: Fixture.date("2026-03-09"), end: Fixture.date("2026-03-09"), comment: "", actor: f.bob.actor)
+        }, throws: { error in
+            guard case .notYetEarned(2026, .days(1), .zero, let from)? = error as? SGError else { return false }
+            return from == Fixture.date("2026-03-31")
+        })
+        change.accrual = .clear
+        _ = try await f.services.accounts.update(employeeID: f.bob.id, change, by: f.admin.actor, directory: f.localAccounts)
+        #expect(try await f.services.people.profile(employeeID: f.bob.id).accrual == nil)
+        #expect(try await f.service.balance(employeeID: f.bob.id, year: 2026).requestable == .days(23))
+        // The yearly plan is the whole allowance at once, as without a plan.
+        try await plan("year")
+        balance = try await f.service.balance(employeeID: f.alice.id, year: 2026)
+        #expect(balance.accrual == nil && balance.requestable == balance.remaining)
     }
 }

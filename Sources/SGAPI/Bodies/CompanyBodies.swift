@@ -24,6 +24,8 @@ extension DTO {
         /// Extra days from years of service, and from when they count.
         let seniority: [Tier]
         let seniorityFrom: String
+        /// How the year's allowance is earned by employees without a plan of their own.
+        let accrual: AccrualPlanBody
         /// RSS or Atom addresses whose newest items the main screen shows.
         let feeds: [String]
 
@@ -42,7 +44,38 @@ extension DTO {
             proRataRounding = company.settings.proRata.rounding.rawValue
             seniority = company.settings.seniority.tiers.map { Tier(years: $0.years, days: $0.days) }
             seniorityFrom = company.settings.seniority.from.rawValue
+            accrual = AccrualPlanBody(company.settings.accrual)
             feeds = company.feeds
+        }
+    }
+
+    /// `{period, credited, advance}`; `advance` is "none", "year" or a number of days.
+    struct AccrualPlanBody: Encodable {
+        let period: String
+        let credited: String
+        let advance: Advance
+
+        enum Advance: Encodable {
+            case name(String)
+            case days(Int)
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                switch self {
+                case .name(let name): try container.encode(name)
+                case .days(let days): try container.encode(days)
+                }
+            }
+        }
+
+        init(_ plan: AccrualPlan) {
+            period = plan.period.rawValue
+            credited = plan.credited.rawValue
+            advance = switch plan.advance {
+            case .none: .name("none")
+            case .year: .name("year")
+            case .days(let days): .days(days)
+            }
         }
     }
 

@@ -201,17 +201,37 @@ extension DTO {
 extension Balance: JSONBody {
     func write(to json: inout JSONWriter) {
         json.object { json in
+            json.key("accrual")
+            if let plan = accrual?.plan { json.accrualPlan(plan) } else { json.null() }
             json.key("adjusted"); json.value(adjusted)
             json.key("allowance"); json.value(allowance)
             json.key("allowanceFormula"); json.value(allowanceFormula)
             json.key("approved"); json.value(approved)
             json.key("carriedOver"); json.value(carriedOver)
             json.key("carryOverExpiresOn"); json.value(carryOverExpiresOn?.description)
+            json.key("earned"); json.value(accrual?.earned)
             json.key("expired"); json.value(expired)
             json.key("expiring"); json.value(expiring)
             json.key("pending"); json.value(pending)
             json.key("remaining"); json.value(remaining)
+            json.key("requestable"); json.value(requestable)
             json.key("year"); json.value(year)
+        }
+    }
+}
+
+extension JSONWriter {
+    /// `{advance, credited, period}`, as the company's settings write a plan; `advance` is "none", "year" or days.
+    mutating func accrualPlan(_ plan: AccrualPlan) {
+        object { json in
+            json.key("advance")
+            switch plan.advance {
+            case .none: json.value("none")
+            case .year: json.value("year")
+            case .days(let days): json.value(days)
+            }
+            json.key("credited"); json.value(plan.credited.rawValue)
+            json.key("period"); json.value(plan.period.rawValue)
         }
     }
 }

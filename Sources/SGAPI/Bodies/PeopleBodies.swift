@@ -59,15 +59,18 @@ extension DTO {
         let isAdmin: Bool
         @Nullable var employmentStart: String?
         @Nullable var employmentEnd: String?
+        /// The employee's own accrual plan; null for the company's.
+        let accrual: AccrualPlan?
 
         init(_ profile: SGCore.Profile) {
             colleague = Colleague(profile)
             isAdmin = profile.employee.isAdmin
             employmentStart = profile.employment.start?.description
             employmentEnd = profile.employment.end?.description
+            accrual = profile.accrual
         }
 
-        private enum CodingKeys: String, CodingKey { case isAdmin, employmentStart, employmentEnd }
+        private enum CodingKeys: String, CodingKey { case isAdmin, employmentStart, employmentEnd, accrual }
 
         func encode(to encoder: any Encoder) throws {
             try colleague.encode(to: encoder)
@@ -75,6 +78,7 @@ extension DTO {
             try container.encode(isAdmin, forKey: .isAdmin)
             try container.encode(_employmentStart, forKey: .employmentStart)
             try container.encode(_employmentEnd, forKey: .employmentEnd)
+            if let accrual { try container.encode(AccrualPlanBody(accrual), forKey: .accrual) } else { try container.encodeNil(forKey: .accrual) }
         }
     }
 

@@ -8,11 +8,11 @@ struct CompanyController {
 
     /// PUT /v1/company replaces the company: `name`, `workingWeek` and `defaultAllowance` are required; an
     /// absent or null address, phone, email or website is cleared; `timeZone`, `carryOverCap`, `carryOverExpiry`,
-    /// `proRata`, `proRataRounding`, `seniority`, `seniorityFrom` and `feeds` are kept when absent.
+    /// `proRata`, `proRataRounding`, `seniority`, `seniorityFrom`, `accrual` and `feeds` are kept when absent.
     struct PutBody: JSONObjectBody {
         static let fields = [
             "name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone", "carryOverCap",
-            "carryOverExpiry", "proRata", "proRataRounding", "seniority", "seniorityFrom", "feeds",
+            "carryOverExpiry", "proRata", "proRataRounding", "seniority", "seniorityFrom", "accrual", "feeds",
         ]
         static let what = "a company field"
 
@@ -44,7 +44,45 @@ struct CompanyController {
             patch.proRataRounding = try container.optional(String.self, "proRataRounding")
             patch.seniority = try container.optional([TierBody].self, "seniority")?.map(\.tier)
             patch.seniorityFrom = try container.optional(String.self, "seniorityFrom")
+            patch.accrual = try container.optional(AccrualBody.self, "accrual")?.plan
             patch.feeds = try container.optional([String].self, "feeds")
+        }
+    }
+
+    /// An accrual plan: `{period, credited?, advance?}`, `advance` being "none", "year" or a number of days.
+    struct AccrualBody: Decodable {
+        let plan: AccrualPlan
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            if let unknown = container.allKeys.first(where: { !["period", "credited", "advance"].contains($0.stringValue) }) {
+                throw SGError.invalid(
+                    field: "accrual.\(unknown.stringValue)", message: "'\(unknown.stringValue)' is not a field of a plan (period, credited, advance)")
+            }
+            guard let period = try? container.decode(String.self, forKey: AnyKey("period")) else {
+                throw SGError.invalid(field: "accrual.period", message: "period is required: year, quarter or month")
+            }
+            var credited: String?
+            if container.contains(AnyKey("credited")) {
+                guard let text = try? container.decode(String.self, forKey: AnyKey("credited")) else {
+                    throw SGError.invalid(field: "accrual.credited", message: "credited is start or end")
+                }
+                credited = text
+            }
+            let key = AnyKey("advance")
+            var advance: String?
+            if container.contains(key), try !container.decodeNil(forKey: key) {
+                if let days = try? container.decode(Int.self, forKey: key) {
+                    advance = String(days)
+                } else if let name = try? container.decode(String.self, forKey: key), Int(name) == nil {
+                    advance = name
+                } else {
+                    throw SGError.invalid(field: "accrual.advance", message: "advance is \"none\", \"year\" or a whole number of days")
+                }
+            }
+            plan = try AccrualPlan.parse(
+                period: period, credited: credited,
+                advance: advance, field: "accrual")
         }
     }
 

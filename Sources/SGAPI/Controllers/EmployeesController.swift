@@ -69,9 +69,10 @@ struct EmployeesController {
         }
     }
 
-    /// `PATCH /v1/employees/{id}`: absent keys are kept, `null` clears the position, the phone or an employment date.
+    /// `PATCH /v1/employees/{id}`: absent keys are kept, `null` clears the position, the phone or an employment date,
+    /// and gives the employee the company's accrual plan.
     struct EmployeePatchBody: JSONObjectBody {
-        static let fields = EmployeeChange.profileFields.map(\.rawValue) + ["isActive", "isAdmin", "employmentStart", "employmentEnd"]
+        static let fields = EmployeeChange.profileFields.map(\.rawValue) + ["isActive", "isAdmin", "employmentStart", "employmentEnd", "accrual"]
         static let what = "an employee field an admin can change"
 
         var change = EmployeeChange()
@@ -87,6 +88,10 @@ struct EmployeesController {
             change.isAdmin = try container.optional(Bool.self, "isAdmin")
             change.employment = EmploymentChange(
                 start: try container.dateChange("employmentStart"), end: try container.dateChange("employmentEnd"))
+            if container.contains(AnyKey("accrual")) {
+                change.accrual = try container.decodeNil(forKey: AnyKey("accrual"))
+                    ? .clear : .set(try container.decode(CompanyController.AccrualBody.self, forKey: AnyKey("accrual")).plan)
+            }
         }
     }
 

@@ -140,6 +140,10 @@ public struct AccountService: Sendable {
                     try HolidayService.checkContractChange(tx.holidays, employeeID: employeeID, from: nil, now: now)
                 }
             }
+            // A plan changes when days are earned, never the year's balance: nothing to check against it.
+            if change.accrual != .keep, change.accrual.applied(to: current.accrual) != current.accrual {
+                try tx.setAccrual(employeeID: employeeID, change.accrual.applied(to: current.accrual))
+            }
             switch change.isActive {
             case false? where before.isActive: try Self.deactivate(tx, employeeID, at: now)
             case true? where !before.isActive: try tx.reactivate(employeeID: employeeID)

@@ -30,6 +30,8 @@ public protocol AccountWriting: AccountReading, TeamAssigning, FoldedCopiesWriti
     /// Writes what an admin edits of an employee: the profile's fields, the e-mail address and the admin flag.
     func saveEmployee(_ profile: Profile) throws
     func setEmployment(employeeID: Int64, _ employment: Employment) throws
+    /// Sets the employee's own accrual plan; nil gives them the company's.
+    func setAccrual(employeeID: Int64, _ plan: AccrualPlan?) throws
     /// This transaction as the holiday rules read it: a change of employment is checked against the balances.
     var holidays: any HolidayReading { get }
     func deactivate(employeeID: Int64, at: Date) throws

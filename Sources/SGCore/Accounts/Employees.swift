@@ -29,6 +29,8 @@ public struct EmployeeChange: Sendable, Equatable {
     public var isActive: Bool?
     public var isAdmin: Bool?
     public var employment = EmploymentChange()
+    /// The employee's own accrual plan; `.clear` gives them the company's.
+    public var accrual: Change<AccrualPlan> = .keep
 
     /// The profile fields an admin changes, in API order.
     public static let profileFields: [ProfileField] = [.name, .surname, .email, .position, .phone]

@@ -17,6 +17,9 @@ public enum SGError: Error, Equatable, Sendable {
     case overlap(requestID: Int64, start: CalendarDate, end: CalendarDate, status: HolidayStatus)
     /// Not enough days left in a year (409).
     case balanceExceeded(year: Int, requested: HalfDays, remaining: HalfDays, allowance: HalfDays)
+    /// The days fit the year's balance but not what its accrual plan has earned so far (409): `requestable` may be
+    /// requested today, and the request would fit from `fitsFrom` (nil: not before the year's last credit).
+    case notYetEarned(year: Int, requested: HalfDays, requestable: HalfDays, fitsFrom: CalendarDate?)
     /// Any other conflict with the current data (409).
     case conflict(String)
     /// The resource changed since the version the client named (If-Match) (412).
@@ -51,6 +54,10 @@ public enum SGError: Error, Equatable, Sendable {
         case .balanceExceeded(let year, let requested, let remaining, let allowance):
             "\(requested) working day\(requested == .days(1) ? "" : "s") in \(year) would exceed the balance: "
                 + "\(remaining) of \(allowance) day\(allowance == .days(1) ? "" : "s") remain once pending requests are counted."
+        case .notYetEarned(let year, let requested, let requestable, let fitsFrom):
+            "\(requested.inWords) in \(year) would be more than may be requested yet: \(requestable.inWords) of \(year)'s allowance "
+                + "are earned or may be taken ahead by now"
+                + (fitsFrom.map { "; with the days earned by \($0) the request would fit." } ?? ".")
         case .conflict(let message): message
         case .preconditionFailed(let message): message
         case .payloadTooLarge(let message): message

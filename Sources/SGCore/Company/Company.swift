@@ -50,6 +50,8 @@ public struct CompanyPatch: Sendable, Equatable {
     public var seniority: [SeniorityPolicy.Tier]?
     /// A `SeniorityPolicy.From`'s name ("year", "anniversary").
     public var seniorityFrom: String?
+    /// How the year's allowance is earned by employees without a plan of their own.
+    public var accrual: AccrualPlan?
     /// Every feed address, in order; nil keeps them.
     public var feeds: [String]?
 
@@ -126,6 +128,7 @@ public enum CompanyRules {
             }
             result.settings.seniority = policy
         }
+        if let plan = patch.accrual { result.settings.accrual = plan }
         if let zone = patch.timeZone {
             guard TimeZone(identifier: zone) != nil else {
                 throw SGError.invalid(field: "timeZone", message: "'\(zone)' is not a time zone name such as Europe/Madrid or UTC")
@@ -177,6 +180,8 @@ public struct CompanySettings: Sendable, Equatable {
     public var carryOver: CarryOverPolicy
     public var proRata: ProRataPolicy
     public var seniority: SeniorityPolicy
+    /// How the year's allowance is earned by employees without a plan of their own.
+    public var accrual: AccrualPlan
     /// Whether an employee's allowance depends on their contract (employment dates, working weeks): pro rata or
     /// seniority is on. Then the ledger reads the contract, and changes to it are checked against the balances.
     public var allowanceFollowsContracts: Bool { proRata.method != .off || !seniority.tiers.isEmpty }
@@ -188,8 +193,10 @@ public struct CompanySettings: Sendable, Equatable {
 
     public init(
         name: String, workingWeek: WorkingWeek, defaultAllowance: Int, timeZoneIdentifier: String,
-        carryOver: CarryOverPolicy = .standard, proRata: ProRataPolicy = .off, seniority: SeniorityPolicy = .none
+        carryOver: CarryOverPolicy = .standard, proRata: ProRataPolicy = .off, seniority: SeniorityPolicy = .none,
+        accrual: AccrualPlan = .yearly
     ) {
+        self.accrual = accrual
         self.name = name
         self.proRata = proRata
         self.seniority = seniority

@@ -144,16 +144,17 @@ extension HolidayService {
         let last = includingLaterYears ? max(upTo, records.keys.max() ?? upTo) : upTo
         var granted: [Int: AllowanceGrant] = [:]
         if proRated {
-            let employment = try tx.employment(employeeID: employeeID)
             for year in first...last {
                 granted[year] = ProRata.grant(
-                    of: company.defaultAllowance, year: year, employment: employment, schedule: schedule, policy: company.proRata,
+                    of: company.defaultAllowance, year: year, employment: data.employment, schedule: schedule, policy: company.proRata,
                     seniority: company.seniority)
             }
         }
-        return BalanceLedger.balances(
+        let balances = BalanceLedger.balances(
             years: first...last, records: records, defaultAllowance: company.defaultAllowance, granted: granted, policy: policy,
             today: today)
+        let plan = data.accrual ?? company.accrual
+        return plan.isYearly ? balances : balances.map { plan.apply(to: $0, employment: data.employment, on: today) }
     }
 
     /// The first balance from `year` on (nil: from the employee's first year, through the last year with data)

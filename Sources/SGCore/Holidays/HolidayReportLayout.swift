@@ -23,7 +23,7 @@ public enum HolidayReportLayout {
 
     public static let balanceColumns = [
         "username", "full_name", "email", "active", "year", "allowance", "carried_over", "expired", "expiring", "adjusted",
-        "approved", "pending", "remaining", "allowance_formula",
+        "approved", "pending", "remaining", "allowance_formula", "earned", "requestable",
     ]
 
     public static func balanceCells(_ employee: Employee, _ balance: Balance, year: Int) -> [CSV.Cell] {
@@ -31,7 +31,8 @@ public enum HolidayReportLayout {
             .text(employee.username), .text(employee.fullName), .text(employee.email), .flag(employee.isActive),
             .number(year), .days(balance.allowance), .days(balance.carriedOver), .days(balance.expired),
             .days(balance.expiring), .days(balance.adjusted), .days(balance.approved), .days(balance.pending), .days(balance.remaining),
-            balance.allowanceFormula.map(CSV.Cell.text) ?? .absent,
+            balance.allowanceFormula.map(CSV.Cell.text) ?? .absent, balance.accrual.map { .days($0.earned) } ?? .absent,
+            .days(balance.requestable),
         ]
     }
 

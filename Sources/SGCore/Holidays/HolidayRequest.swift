@@ -139,7 +139,11 @@ public struct Balance: Sendable, Equatable {
     public var adjusted: HalfDays
     public var approved: HalfDays
     public var pending: HalfDays
+    /// What an accrual plan has earned of `allowance` so far; nil when the allowance is granted whole (`AccrualPlan`).
+    public var accrual: AccrualState?
     public var remaining: HalfDays { available - approved - pending }
+    /// What may still be requested: `remaining`, less what the plan has not earned yet beyond its advance.
+    public var requestable: HalfDays { max(.zero, remaining - (accrual?.withheld ?? .zero)) }
     /// What the year holds to be taken: the allowance and the carried days that do not lapse, with the adjustments.
     public var available: HalfDays { allowance + carriedOver - expired - expiring + adjusted }
 

@@ -84,7 +84,7 @@ public struct HolidayService: Sendable {
                 comment: comment, at: now)
             // Checked with the request written (the transaction undoes it if this throws): days taken in one year
             // leave fewer to carry into the next, which must still cover what is held there.
-            if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: employeeID, company: company, on: today, holding: daysByYear) }
+            if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: employeeID, company: company, on: today, holding: daysByYear, newRequest: true) }
             try tx.appendEvent(requestID: request.id, from: nil, to: status, actor: actor, at: now, note: comment)
             let approval = try tx.approvalContext(employeeID: employeeID, on: today)
             try Self.notify(tx, request: request, owner: employee, from: nil, actor: actor, note: comment, at: now, approval: approval)
@@ -127,19 +127,31 @@ public struct HolidayService: Sendable {
 
     /// Refuses a request's days when a balance from its first year on is below zero with them held (they are
     /// already written): in a year it draws on, as "balance exceeded" with what remained before it; in a later
-    /// year, whose carried-over days it took, as a conflict.
+    /// year, whose carried-over days it took, as a conflict. For a new request (`newRequest`), under an accrual
+    /// plan, a year it draws on must also keep what is not earned yet beyond the plan's advance: else "not yet
+    /// earned", with the day it would fit. Deciding a request made before a plan changed does not apply the plan.
     static func checkBalances(
-        _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, on today: CalendarDate, holding daysByYear: [Int: HalfDays]
+        _ tx: any HolidayReading, employeeID: Int64, company: CompanySettings, on today: CalendarDate, holding daysByYear: [Int: HalfDays],
+        newRequest: Bool
     ) throws {
-        guard let first = daysByYear.keys.min(),
-              let overdrawn = try firstOverdrawn(tx, employeeID: employeeID, company: company, on: today, from: first)
-        else { return }
-        if let days = daysByYear[overdrawn.year] {
-            throw SGError.balanceExceeded(
-                year: overdrawn.year, requested: days, remaining: overdrawn.remaining + days,
-                allowance: overdrawn.available)
+        guard let first = daysByYear.keys.min() else { return }
+        let ledger = try balances(tx, employeeID: employeeID, company: company, on: today, through: first, includingLaterYears: true)
+        if let overdrawn = ledger.first(where: { $0.year >= first && $0.remaining < .zero }) {
+            if let days = daysByYear[overdrawn.year] {
+                throw SGError.balanceExceeded(
+                    year: overdrawn.year, requested: days, remaining: overdrawn.remaining + days,
+                    allowance: overdrawn.available)
+            }
+            throw SGError.conflict(overdrawnMessage(overdrawn))
         }
-        throw SGError.conflict(overdrawnMessage(overdrawn))
+        guard newRequest else { return }
+        for balance in ledger {
+            guard let days = daysByYear[balance.year], let accrual = balance.accrual, balance.remaining < accrual.withheld else { continue }
+            let fitsFrom = accrual.plan.firstDay(
+                fitting: .zero, in: balance, employment: try tx.employment(employeeID: employeeID), after: today)
+            throw SGError.notYetEarned(
+                year: balance.year, requested: days, requestable: max(.zero, balance.remaining + days - accrual.withheld), fitsFrom: fitsFrom)
+        }
     }
 
     /// Refuses days beyond the type's yearly cap. `adding` is what a new request adds; for a request already held
@@ -210,7 +222,7 @@ public struct HolidayService: Sendable {
                 // holds must still fit.
                 let days = try tx.daysByYear(requestID: id)
                 try Self.checkCap(tx, type: type, employeeID: request.employeeID, adding: days, recheck: true)
-                if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: request.employeeID, company: company, on: today, holding: days) }
+                if type.drawsOnAllowance { try Self.checkBalances(tx, employeeID: request.employeeID, company: company, on: today, holding: days, newRequest: false) }
             }
             request.status = to
             request.updatedAt = now

@@ -96,8 +96,16 @@ public struct LedgerRecords: Sendable {
     /// Held requests of types drawing on the allowance that run across a year's expiry date, with that year and
     /// their half days in it: the rules count the part up to the expiry.
     public var acrossExpiry: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)]
+    public var employment: Employment
+    /// The employee's own accrual plan; nil for the company's.
+    public var accrual: AccrualPlan?
 
-    public init(firstYear: Int, records: [Int: YearRecord], acrossExpiry: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)]) {
+    public init(
+        firstYear: Int, records: [Int: YearRecord], acrossExpiry: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)],
+        employment: Employment = Employment(), accrual: AccrualPlan? = nil
+    ) {
+        self.employment = employment
+        self.accrual = accrual
         self.firstYear = firstYear
         self.records = records
         self.acrossExpiry = acrossExpiry

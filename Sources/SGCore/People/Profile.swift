@@ -32,12 +32,15 @@ public struct Profile: Sendable, Equatable {
     public var language: Language
     /// When they are employed: the employee's and the admins' to read, an admin's to change (`EmploymentChange`).
     public var employment: Employment
+    /// Their own accrual plan, an admin's to set; nil for the company's.
+    public var accrual: AccrualPlan?
 
     public init(
         employee: Employee, position: String? = nil, birthDate: CalendarDate? = nil, phone: String? = nil,
         twitter: String? = nil, linkedin: String? = nil, photo: PhotoVersion? = nil, language: Language = .en,
-        employment: Employment = Employment()
+        employment: Employment = Employment(), accrual: AccrualPlan? = nil
     ) {
+        self.accrual = accrual
         self.language = language
         self.employment = employment
         self.employee = employee

@@ -174,6 +174,13 @@ struct SQLAccounts: AccountWriting {
         }
     }
 
+    func setAccrual(employeeID: Int64, _ plan: AccrualPlan?) throws {
+        try connection.execute("UPDATE employees SET accrual = ? WHERE id = ?") { statement in
+            statement.bind(1, plan?.code)
+            statement.bind(2, employeeID)
+        }
+    }
+
     var holidays: any HolidayReading { SQLHolidayTransaction(connection: connection) }
 
     func reactivate(employeeID: Int64) throws {

@@ -149,6 +149,8 @@ struct SQLHolidayTransaction: HolidayTransaction {
     func ledgerRecords(employeeID: Int64, carryOver: CarryOverPolicy) throws -> LedgerRecords {
         var records: [Int: YearRecord] = [:]
         var created: Int?
+        var employment = Employment()
+        var accrual: AccrualPlan?
         // Kept by the schema's triggers with every move (0010_held_days.sql, 0012_held_days_spanning_expiry.sql).
         var spanningYears: [Int] = []
         try connection.with(Self.ledgerSQL) { statement in
@@ -158,6 +160,8 @@ struct SQLHolidayTransaction: HolidayTransaction {
                 switch statement.int(0) {
                 case 0:
                     created = Int(statement.text(6))
+                    employment = try Rows.employment(statement, from: 7)
+                    accrual = Rows.accrual(statement, 9)
                 case 1:
                     records[year, default: YearRecord()].override = statement.int(2)
                 case 2:
@@ -193,17 +197,18 @@ struct SQLHolidayTransaction: HolidayTransaction {
             }
         }
         let firstYear = ([created].compactMap { $0 } + Array(records.keys)).min() ?? HolidayService.supportedYears.lowerBound
-        return LedgerRecords(firstYear: firstYear, records: records, acrossExpiry: across)
+        return LedgerRecords(firstYear: firstYear, records: records, acrossExpiry: across, employment: employment, accrual: accrual)
     }
 
     /// `ledgerRecords`' rows of one employee (?1) in one statement, each branch a range of its table's key: the
-    /// part (0 the year the employee was created, as text in the last column; 1 an allowance set for a year; 2 a
-    /// year's adjustments; 3 a year's held days), the year, and the part's numbers.
+    /// part (0 the employee: the year they were created, as text, their employment dates and accrual plan in the
+    /// last four columns; 1 an allowance set for a year; 2 a year's adjustments; 3 a year's held days), the year, and
+    /// the part's numbers.
     static let ledgerSQL = """
-        SELECT 0, 0, 0, 0, 0, 0, substr(created_at, 1, 4) FROM employees WHERE id = ?1
-        UNION ALL SELECT 1, year, days, 0, 0, 0, NULL FROM allowances WHERE employee_id = ?1
-        UNION ALL SELECT 2, year, SUM(halves), 0, 0, 0, NULL FROM allowance_changes WHERE employee_id = ?1 AND kind = 'adjust' GROUP BY year
-        UNION ALL SELECT 3, year, approved_halves, pending_halves, by_expiry_halves, spanning_expiry, NULL FROM held_days WHERE employee_id = ?1
+        SELECT 0, 0, 0, 0, 0, 0, substr(created_at, 1, 4), employment_start, employment_end, accrual FROM employees WHERE id = ?1
+        UNION ALL SELECT 1, year, days, 0, 0, 0, NULL, NULL, NULL, NULL FROM allowances WHERE employee_id = ?1
+        UNION ALL SELECT 2, year, SUM(halves), 0, 0, 0, NULL, NULL, NULL, NULL FROM allowance_changes WHERE employee_id = ?1 AND kind = 'adjust' GROUP BY year
+        UNION ALL SELECT 3, year, approved_halves, pending_halves, by_expiry_halves, spanning_expiry, NULL, NULL, NULL, NULL FROM held_days WHERE employee_id = ?1
         """
 
     func workingWeekChanges(employeeID: Int64) throws -> [WorkingWeekChange] {
@@ -412,7 +417,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
             """
             UPDATE company SET name = ?, working_days = ?, default_allowance = ?, timezone = ?,
                                address = ?, phone = ?, email = ?, website = ?, carry_over_cap_halves = ?, carry_over_expiry = ?,
-                               pro_rata = ?, pro_rata_rounding = ?, seniority = ?, seniority_from = ?
+                               pro_rata = ?, pro_rata_rounding = ?, seniority = ?, seniority_from = ?, accrual = ?
             WHERE id = 1
             """
         ) { statement in
@@ -430,6 +435,7 @@ struct SQLHolidayTransaction: HolidayTransaction {
             statement.bind(12, settings.proRata.rounding.rawValue)
             statement.bind(13, settings.seniority.code)
             statement.bind(14, settings.seniority.from.rawValue)
+            statement.bind(15, settings.accrual.code)
         }
         try SQLCompanyFeeds.save(connection, urls: company.feeds)
     }

@@ -10,7 +10,7 @@ struct SQLPeople: PeopleWriting {
 
     static let profileSelect = """
         SELECT \(Rows.employeeColumnsOfE), e.position, e.birth_date, e.phone, e.twitter, e.linkedin, p.etag, p.content_type, e.language,
-            e.employment_start, e.employment_end
+            e.employment_start, e.employment_end, e.accrual
         FROM employees e LEFT JOIN employee_photos p ON p.employee_id = e.id
         """
 
@@ -24,7 +24,7 @@ struct SQLPeople: PeopleWriting {
             photo: statement.isNull(first + 5)
                 ? nil : PhotoVersion(etag: statement.text(first + 5), contentType: statement.text(first + 6)),
             language: Language(rawValue: statement.text(first + 7)) ?? .en,
-            employment: try Rows.employment(statement, from: first + 8))
+            employment: try Rows.employment(statement, from: first + 8), accrual: Rows.accrual(statement, first + 10))
     }
 
     func profile(employeeID: Int64) throws -> Profile? {

@@ -1,9 +1,9 @@
 // What the approvers' and admins' screens share: the sub-navigation of their sections, a list read a page at a
 // time through the API's cursor, the teams read a page at a time and a choice of one of them, a search that picks
-// an employee, a confirmation for what cannot be undone, a file downloaded with the session's token, and a short
-// message tied to what was just done.
+// an employee, a confirmation for what cannot be undone, a file downloaded with the session's token, a short
+// message tied to what was just done, and the fields of an accrual plan.
 import { h, replace, uid } from "./dom.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { get } from "./api.js";
 import { announce } from "./shell.js";
 import { problemMessage } from "./problems.js";
@@ -333,4 +333,51 @@ export function weekdayBoxes(legend, chosen, weekdayName, name) {
   set.value = () => boxes.map((box, i) => (box.control.checked ? i + 1 : null)).filter(Boolean);
   set.boxes = boxes;
   return set;
+}
+
+/**
+ * The fields of an accrual plan (period, credited at the start or end, how much may be requested ahead). With
+ * `companysChoice`, the period may also be "the company's plan", whose value() is null. `errors` maps the API's
+ * fields (`accrual.period`, ...) to them for formErrors.
+ */
+export function accrualFields(plan, { companysChoice = false } = {}) {
+  const own = plan || { period: companysChoice ? "" : "year", credited: "start", advance: "none" };
+  const options = (values, current, prefix) => [...(values.includes(current) ? values : [current, ...values])]
+    .map((value) => ({ value, label: value === "" ? t("accrual.companysPlan") : termOf(prefix, value), selected: value === current }));
+  const period = field({ label: t("accrual.periodLabel"), name: "accrualPeriod", options: options([...(companysChoice ? [""] : []), "year", "quarter", "month"], own.period, "accrual.periodChoice") });
+  const credited = field({ label: t("accrual.creditedLabel"), name: "accrualCredited", options: options(["start", "end"], own.credited, "accrual.creditedChoice") });
+  const kind = typeof own.advance === "number" ? "days" : own.advance;
+  const advance = field({ label: t("accrual.advanceLabel"), name: "accrualAdvance", options: options(["none", "days", "year"], kind, "accrual.advanceChoice") });
+  const days = field({ label: t("accrual.advanceDays"), name: "accrualAdvanceDays", type: "number", min: 1, max: 366, step: 1, value: typeof own.advance === "number" ? String(own.advance) : "" });
+  const sync = () => {
+    const none = period.control.value === "" || (period.control.value === "year" && credited.control.value === "start");
+    credited.control.disabled = period.control.value === "";
+    advance.control.disabled = none;
+    days.control.disabled = none || advance.control.value !== "days";
+  };
+  for (const control of [period.control, credited.control, advance.control]) control.addEventListener("change", sync);
+  sync();
+  return {
+    element: h("div", { class: "accrual" }, h("div", { class: "row" }, period, credited), h("div", { class: "row" }, advance, days)),
+    errors: { accrual: period, "accrual.period": period, "accrual.credited": credited, "accrual.advance": days },
+    /** The plan for the API; null for the company's; undefined (with the error shown) when the days are not a number. */
+    value() {
+      if (period.control.value === "") return null;
+      let ahead = advance.control.disabled ? "none" : advance.control.value;
+      if (ahead === "days") {
+        ahead = Number(days.control.value);
+        if (!Number.isInteger(ahead) || ahead < 1 || ahead > 366) {
+          days.setError(t("accrual.advanceDaysInvalid"));
+          days.control.focus();
+          return undefined;
+        }
+      }
+      return { period: period.control.value, credited: credited.control.value, advance: ahead };
+    },
+  };
+}
+
+function termOf(prefix, value) {
+  const key = `${prefix}.${value}`;
+  return has(key) ? t(key) : String(value);
 }

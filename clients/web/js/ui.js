@@ -54,7 +54,7 @@ export function field({ label, name, type = "text", hint, options, multiline, ..
 }
 
 /**
- * A form's problem handling: `fields` maps the API's field names to field() wrappers. show(error) puts the
+ * A form's problem handling: `fields` maps the API's field names (a dotted path, or its first part) to field() wrappers. show(error) puts the
  * message next to the field the problem names (and focuses it), else in the form's alert.
  */
 export function formErrors(fields, context = "") {
@@ -69,8 +69,8 @@ export function formErrors(fields, context = "") {
     show(error, { focus = true } = {}) {
       this.clear();
       const message = problemMessage(error, context);
-      const name = error.problem?.field?.split(".")[0];
-      const wrapper = name && fields[name];
+      const name = error.problem?.field;
+      const wrapper = name && (fields[name] || fields[name.split(".")[0]]);
       if (wrapper) {
         wrapper.setError(message);
         if (focus) wrapper.control.focus();
@@ -126,7 +126,8 @@ export function requestDates(request) {
   return parts.join(" · ");
 }
 
-/** The balance explained: allowance, carried over (and when it expires), adjusted, approved, pending, remaining. */
+/** The balance explained: allowance, carried over (and when it expires), adjusted, approved, pending, remaining,
+ * and under an accrual plan what is earned so far and what may be requested now. */
 export function balanceList(balance) {
   const row = (label, value, extra) => [h("dt", {}, label), h("dd", {}, value, extra ? h("span", { class: "muted" }, ` ${extra}`) : null)];
   return h("dl", { class: "balance" },
@@ -140,7 +141,21 @@ export function balanceList(balance) {
     row(t("balance.adjusted"), formatDays(balance.adjusted)),
     row(t("balance.approved"), formatDays(balance.approved)),
     row(t("balance.pending"), formatDays(balance.pending)),
-    h("div", { class: "balance-total" }, row(t("balance.remaining"), formatDays(balance.remaining))));
+    h("div", { class: "balance-total" }, row(t("balance.remaining"), formatDays(balance.remaining))),
+    balance.accrual
+      ? [row(t("balance.earned"), formatDays(balance.earned ?? 0), accrualText(balance.accrual)),
+        h("div", { class: "balance-total" }, row(t("balance.requestable"), formatDays(balance.requestable)))]
+      : null);
+}
+
+/** An accrual plan in words: "All at once, on the first day of the year" or "Earned monthly, at the start of each
+ * month; up to 5 days may be requested ahead". Values this app does not know are shown as the server sent them. */
+export function accrualText(plan) {
+  if (!plan || (plan.period === "year" && plan.credited === "start")) return t("accrual.yearly");
+  const advance = plan.advance === "none" || plan.advance === "year"
+    ? t(`accrual.advance.${plan.advance}`)
+    : typeof plan.advance === "number" ? t("accrual.advance.days", { days: formatDays(plan.advance) }) : String(plan.advance);
+  return t("accrual.rule", { period: term("accrual.period", plan.period), credited: term("accrual.credited", plan.credited), advance });
 }
 
 export function fullName(person) {

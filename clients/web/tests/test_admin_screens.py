@@ -1,14 +1,14 @@
 """The Admin section's other screens, each change checked against the server: leave types (what retiring one in
 use does, said before), the company's settings, public holidays, a webhook's secret shown once, the outbox with
-what failed and why, an employee deactivated (their sessions end at once) and reactivated, and employment dates set
-(never leaving a request outside them)."""
+what failed and why, an employee deactivated (their sessions end at once) and reactivated, employment dates set
+(never leaving a request outside them), and accrual plans (a request waits for what is earned)."""
 import datetime
 import re
 
 from playwright.sync_api import expect
 
 from conftest import PASSWORD, employee_id, free_week, new_request
-from pages import AdminPage, EmployeePage, LoginPage
+from pages import AdminPage, EmployeePage, HolidaysPage, LoginPage, RequestFormPage
 
 
 def admin_page(new_context):
@@ -220,4 +220,64 @@ def test_pro_rata_is_the_companys_rule_and_the_balance_says_how_it_was_made(new_
         status, _ = api.call("PUT", "/v1/company", token, {k: company[k] for k in ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone"]} | {"proRata": "off", "seniority": []})
         assert status == 200
         status, _ = api.call("PATCH", f"/v1/employees/{farid}", token, {"employmentEnd": None})
+        assert status == 200
+
+
+def test_an_accrual_plan_is_the_companys_or_an_employees_and_requests_wait_for_what_is_earned(new_context, api):
+    token = api.login("admin")
+    hiro = employee_id(api, token, "hiro")
+    hiro_token = api.login("hiro")
+    today = datetime.date.fromisoformat(api.get("/v1/home", token)["today"])
+    # Next year's March: nothing of that year is credited yet, whatever today is.
+    week = free_week(api, hiro_token, (datetime.date(today.year + 1, 3, 1) - today).days // 7)
+    # Two weeks: more than the days carried over from this year (at most the company's cap of 5), which are earned.
+    two_weeks = {"startDate": week[0].isoformat(), "endDate": (week[4] + datetime.timedelta(days=7)).isoformat()}
+    company = api.get("/v1/company", token)
+    assert company["accrual"] == {"period": "year", "credited": "start", "advance": "none"}
+    page = admin_page(new_context)
+    try:
+        screen = AdminPage(page).open("/admin/company")
+        page.get_by_label("Earned", exact=True).select_option(label="Each month")
+        page.get_by_label("Credited at the").select_option(label="Start of each period")
+        page.get_by_label("Requests ahead of what is earned").select_option(label="Up to a number of days")
+        # A number of days ahead the app cannot read is refused before anything is sent.
+        page.get_by_role("button", name="Save company").click()
+        expect(page.get_by_text("Enter a whole number of days from 1 to 366.")).to_be_visible()
+        expect(page.get_by_label("Days ahead")).to_be_focused()
+        assert api.get("/v1/company", token)["accrual"]["period"] == "year"
+        page.get_by_label("Requests ahead of what is earned").select_option(label="None")
+        expect(page.get_by_label("Days ahead")).to_be_disabled()
+        page.get_by_role("button", name="Save company").click()
+        expect(screen.outcome("The company is saved.")).to_be_visible()
+        assert api.get("/v1/company", token)["accrual"] == {"period": "month", "credited": "start", "advance": "none"}
+        page.goto("/company")
+        expect(page.get_by_text("Earned monthly, at the start of each period; nothing not yet earned may be requested.")).to_be_visible()
+
+        # Two weeks in March need credits of the next year: the form says from when they fit, and the year shows why.
+        status, refused = api.call("POST", "/v1/me/holidays/preview", hiro_token, two_weeks)
+        assert status == 409 and refused["type"] == "urn:sgemployee:problem:balance-exceeded" and refused["fitsFrom"].startswith(f"{today.year + 1}-"), refused
+        employee = new_context().new_page()
+        LoginPage(employee).open().log_in("hiro")
+        form = RequestFormPage(employee).open()
+        form.fill(two_weeks["startDate"], two_weeks["endDate"])
+        expect(form.preview).to_contain_text("You have not earned enough days for this yet. It would fit from", timeout=10_000)
+        holidays = HolidaysPage(employee).open_year(today.year + 1)
+        expect(holidays.balance).to_contain_text("Earned so far")
+        expect(holidays.balance).to_contain_text("May be requested now")
+
+        # His own plan, the whole year ahead, wins over the company's; then the request fits.
+        screen = EmployeePage(page, "Hiro Tanaka").open(f"/admin/employees/{hiro}")
+        expect(page.get_by_text("The company's plan applies.")).to_be_visible()
+        page.get_by_label("Earned", exact=True).select_option(label="Each month")
+        page.get_by_label("Requests ahead of what is earned").select_option(label="The whole year")
+        page.get_by_role("button", name="Save plan").click()
+        expect(screen.outcome("Accrual plan saved.")).to_be_visible()
+        expect(page.get_by_text("Own plan: Earned monthly, at the start of each period; the whole year may be requested ahead.")).to_be_visible()
+        assert api.get(f"/v1/employees/{hiro}/record", token)["accrual"] == {"period": "month", "credited": "start", "advance": "year"}
+        status, preview = api.call("POST", "/v1/me/holidays/preview", hiro_token, two_weeks)
+        assert status == 200, preview
+    finally:
+        status, _ = api.call("PATCH", f"/v1/employees/{hiro}", token, {"accrual": None})
+        assert status == 200
+        status, _ = api.call("PUT", "/v1/company", token, {k: company[k] for k in ["name", "address", "phone", "email", "website", "workingWeek", "defaultAllowance", "timeZone"]} | {"accrual": {"period": "year"}})
         assert status == 200

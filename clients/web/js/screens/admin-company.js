@@ -1,14 +1,15 @@
 // Admin: the company's details and settings (GET / PUT /v1/company), all changed in one go or none: name and
 // contact details, the working week, the time zone in which "today" is taken, the default allowance, how many
 // unused days carry into the next year and until when, how allowances follow employment dates and working weeks
-// (pro rata), the extra days for years of service, and the news feeds the main screen shows.
+// (pro rata), the extra days for years of service, how the allowance is earned (accrual), and the news feeds the
+// main screen shows.
 import { h, append } from "../dom.js";
 import { t } from "../i18n.js";
 import { api, get } from "../api.js";
 import { weekdayName } from "../format.js";
 import { refreshScreen } from "../router.js";
 import { heading, section, field, formErrors, button, term } from "../ui.js";
-import { adminNav, keepOutcome, outcome, weekdayBoxes } from "../staff.js";
+import { accrualFields, adminNav, keepOutcome, outcome, weekdayBoxes } from "../staff.js";
 
 export default {
   async render(view) {
@@ -30,7 +31,8 @@ export default {
       feeds: field({ label: t("adminCompany.feeds"), name: "feeds", multiline: true, value: company.feeds.join("\n"), hint: t("adminCompany.feedsHint") }),
     };
     const week = weekdayBoxes(t("company.workingWeek"), company.workingWeek, weekdayName, "company-weekday");
-    const errors = formErrors(f, "company");
+    const accrual = accrualFields(company.accrual);
+    const errors = formErrors({ ...f, ...accrual.errors }, "company");
     const result = outcome("company");
     const text = (key) => f[key].control.value.trim();
     const form = h("form", {
@@ -43,6 +45,8 @@ export default {
           f.seniority.setError(t("company.problem.validation-failed.seniority"));
           return f.seniority.control.focus();
         }
+        const plan = accrual.value();
+        if (plan === undefined) return;
         const workingWeek = week.value();
         if (!workingWeek.length) return errors.message(t("adminEmployee.weekNeedsDay"));
         const body = {
@@ -60,6 +64,7 @@ export default {
           proRataRounding: f.proRataRounding.control.value,
           seniority,
           seniorityFrom: f.seniorityFrom.control.value,
+          accrual: plan,
           feeds: text("feeds").split("\n").map((line) => line.trim()).filter(Boolean),
         };
         try {
@@ -75,6 +80,7 @@ export default {
     h("fieldset", {}, h("legend", {}, t("company.rules")), week, f.timeZone, f.defaultAllowance, h("div", { class: "row" }, f.carryOverCap, f.carryOverExpiry),
       h("div", { class: "row" }, f.proRata, f.proRataRounding),
       h("div", { class: "row" }, f.seniority, f.seniorityFrom)),
+    h("fieldset", {}, h("legend", {}, t("adminCompany.accrual")), h("p", { class: "field-hint" }, t("adminCompany.accrualHint")), accrual.element),
     h("fieldset", {}, h("legend", {}, t("adminCompany.news")), f.feeds),
     h("div", { class: "actions" }, button(t("adminCompany.save"), null, { kind: "primary", type: "submit", id: "company-save" })),
     result.line);

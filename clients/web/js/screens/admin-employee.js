@@ -1,4 +1,4 @@
-// Admin: one employee. Their record (GET /v1/employees/{id}/record) and its HR fields and employment dates (PATCH), the admin role
+// Admin: one employee. Their record (GET /v1/employees/{id}/record) and its HR fields, employment dates and own accrual plan (PATCH), the admin role
 // granted or revoked, deactivation (which ends their sessions at once; asked first, since their sessions and
 // calendar feeds do not come back) and reactivation; their sessions (GET / DELETE .../sessions); a year's
 // allowance and balance with the adjustments log and its reasons (PUT .../allowances/{year}, POST
@@ -10,8 +10,8 @@ import { api, get } from "../api.js";
 import { formatDate, formatDays, formatInstant, formatList, weekdayName, localToday } from "../format.js";
 import { refreshScreen } from "../router.js";
 import { takeFlash } from "../shell.js";
-import { heading, section, field, formErrors, button, fullName, balanceList, statusBadge, requestDates, leaveTypeName, empty } from "../ui.js";
-import { adminNav, confirmButton, keepOutcome, outcome, weekdayBoxes } from "../staff.js";
+import { heading, section, field, formErrors, button, fullName, balanceList, statusBadge, requestDates, leaveTypeName, empty, accrualText } from "../ui.js";
+import { accrualFields, adminNav, confirmButton, keepOutcome, outcome, weekdayBoxes } from "../staff.js";
 import { companyToday } from "./home.js";
 
 export default {
@@ -237,7 +237,36 @@ function employmentSection(person) {
   });
   return section(t("adminEmployee.employment"),
     h("p", {}, employmentText(person)),
-    form);
+    form,
+    accrualForm(person));
+}
+
+/** The employee's own accrual plan, or the company's. */
+function accrualForm(person) {
+  const accrual = accrualFields(person.accrual, { companysChoice: true });
+  const errors = formErrors(accrual.errors, "employment");
+  const result = outcome("accrual");
+  return h("form", {
+    class: "form", novalidate: true,
+    onsubmit: async (event) => {
+      event.preventDefault();
+      errors.clear();
+      const plan = accrual.value();
+      if (plan === undefined) return;
+      try {
+        await api("PATCH", `/v1/employees/${person.id}`, { body: { accrual: plan } });
+        keepOutcome("accrual", t("adminEmployee.accrualSaved"));
+        refreshScreen();
+      } catch (error) {
+        if (error.status !== 401) errors.show(error);
+      }
+    },
+  },
+  h("h3", {}, t("adminEmployee.accrual")),
+  h("p", {}, person.accrual ? t("adminEmployee.ownAccrual", { plan: accrualText(person.accrual) }) : t("adminEmployee.companysAccrual")),
+  errors.alert, accrual.element,
+  h("div", { class: "actions" }, button(t("adminEmployee.accrualSave"), null, { kind: "primary", type: "submit", id: "accrual-save" })),
+  result.line);
 }
 
 function employmentText(person) {

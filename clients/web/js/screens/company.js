@@ -4,7 +4,7 @@ import { h, append } from "../dom.js";
 import { t, language } from "../i18n.js";
 import { get } from "../api.js";
 import { formatDate, formatDays, formatList, weekdayName } from "../format.js";
-import { heading, section, empty, term } from "../ui.js";
+import { accrualText, heading, section, empty, term } from "../ui.js";
 import { companyToday } from "./home.js";
 
 function monthDay(mmdd) {
@@ -41,6 +41,7 @@ export default {
               tiers: formatList(company.seniority.map((s) => t("company.seniorityTier", { days: formatDays(s.days), years: s.years }))),
             })
             : t("company.noSeniority")),
+          row(t("company.accrual"), accrualText(company.accrual)),
           row(t("company.timeZone"), company.timeZone))),
         section(t("company.publicHolidays", { year }),
           holidays.length
