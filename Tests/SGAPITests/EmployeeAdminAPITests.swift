@@ -122,6 +122,7 @@ import SGTestSupport
             let admin = try await client.login("admin")
             let alice = try await client.login("alice")
             let company = #"{"name":"Acme","workingWeek":[1,2,3,4,5],"defaultAllowance":23"#
+            #expect(try await client.call(.get, "/v1/me", token: alice).json["accrual"] is NSNull)
             let yearly = try await client.call(.get, "/v1/company", token: alice)
             #expect(yearly.json["accrual"] as? NSDictionary == ["period": "year", "credited": "start", "advance": "none"])
 
@@ -150,7 +151,7 @@ import SGTestSupport
                 (#"{"period":"week"}"#, "accrual.period"), (#"{"credited":"end"}"#, "accrual.period"), (#"{"period":null}"#, "accrual.period"),
                 (#"{"period":"month","credited":"middle"}"#, "accrual.credited"), (#"{"period":"month","credited":null}"#, "accrual.credited"),
                 (#"{"period":"month","advance":0}"#, "accrual.advance"), (#"{"period":"month","advance":"5"}"#, "accrual.advance"),
-                (#"{"period":"month","advance":1.5}"#, "accrual.advance"), (#"{"period":"month","advance":367}"#, "accrual.advance"),
+                (#"{"period":"month","advance":1.5}"#, "accrual.advance"), (#"{"period":"month","advance":null}"#, "accrual.advance"), (#"{"period":"month","advance":367}"#, "accrual.advance"),
                 (#"{"period":"month","every":2}"#, "accrual.every"), (#""month""#, "accrual"), ("null", "accrual"),
             ] {
                 let reply = try await client.call(.put, "/v1/company", token: admin, json: company + #","accrual":"# + accrual + "}")

@@ -71,7 +71,7 @@ struct CompanyController {
             }
             let key = AnyKey("advance")
             var advance: String?
-            if container.contains(key), try !container.decodeNil(forKey: key) {
+            if container.contains(key) {
                 if let days = try? container.decode(Int.self, forKey: key) {
                     advance = String(days)
                 } else if let name = try? container.decode(String.self, forKey: key), Int(name) == nil {

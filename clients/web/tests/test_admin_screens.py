@@ -261,6 +261,8 @@ def test_an_accrual_plan_is_the_companys_or_an_employees_and_requests_wait_for_w
         form = RequestFormPage(employee).open()
         form.fill(two_weeks["startDate"], two_weeks["endDate"])
         expect(form.preview).to_contain_text("You have not earned enough days for this yet. It would fit from", timeout=10_000)
+        employee.goto("/")
+        expect(employee.get_by_text(re.compile(r"may be requested now \(.* earned so far\)\."))).to_be_visible()
         holidays = HolidaysPage(employee).open_year(today.year + 1)
         expect(holidays.balance).to_contain_text("Earned so far")
         expect(holidays.balance).to_contain_text("May be requested now")

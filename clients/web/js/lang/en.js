@@ -77,6 +77,7 @@ export default {
   "home.today": "Today is {date}.",
   "home.balance": "Your days in {year}",
   "home.remaining": "{days} left",
+  "home.requestable": "{days} may be requested now ({earned} earned so far).",
   "home.balanceDetail": "Of {allowance}: {approved} approved, {pending} pending.",
   "home.seeHolidays": "See your holidays",
   "home.next": "Your next time off",

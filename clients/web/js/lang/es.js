@@ -76,6 +76,7 @@ export default {
   "home.today": "Hoy es {date}.",
   "home.balance": "Tus días en {year}",
   "home.remaining": "Te quedan {days}",
+  "home.requestable": "Puedes solicitar ya {days} ({earned} generados hasta hoy).",
   "home.balanceDetail": "De {allowance}: {approved} aprobados, {pending} pendientes.",
   "home.seeHolidays": "Ver tus vacaciones",
   "home.next": "Tu próxima ausencia",

@@ -19,6 +19,7 @@ export default {
     const balanceCard = section(t("home.balance", { year: balance.year }),
       h("p", { class: "big-number" }, t("home.remaining", { days: formatDays(balance.remaining) })),
       h("p", { class: "muted" }, t("home.balanceDetail", { allowance: formatDays(balance.allowance), approved: formatDays(balance.approved), pending: formatDays(balance.pending) })),
+      balance.accrual ? h("p", {}, t("home.requestable", { days: formatDays(balance.requestable), earned: formatDays(balance.earned ?? 0) })) : null,
       h("p", {}, h("a", { href: "/holidays" }, t("home.seeHolidays"))));
 
     const nextCard = section(t("home.next"),
