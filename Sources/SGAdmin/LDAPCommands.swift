@@ -65,6 +65,7 @@ struct LDAPCommand: AsyncParsableCommand {
 
                 """)
             for reason in result.skipped { printOut("Skipped \(reason)\n") }
+            for reason in result.employmentKept { printOut("Employment dates kept for \(reason)\n") }
         }
     }
 }

@@ -81,10 +81,16 @@ public struct LDAPConfiguration: Sendable, Equatable, HoldsSecrets {
         /// The attribute whose (first) value names the employee's team, set at each login and sync; nil: teams are
         /// managed in the app only.
         public var team: String?
+        /// The attributes holding the first and last day of employment (YYYY-MM-DD, or a GeneralizedTime whose
+        /// date part counts), set at each login and sync; nil: the dates are set in the app.
+        public var employmentStart: String?
+        public var employmentEnd: String?
 
         public init() {}
 
-        public var all: [String] { [username, givenName, surname, fullName, email, title, phone] + (team.map { [$0] } ?? []) }
+        public var all: [String] {
+            [username, givenName, surname, fullName, email, title, phone] + [team, employmentStart, employmentEnd].compactMap { $0 }
+        }
     }
 
     public struct TLS: Sendable, Equatable {

@@ -20,6 +20,8 @@ public final class LDAPDirectory: EmployeeDirectory {
     /// Name, surname and e-mail, and the position and phone the entry's title and telephone number fill in:
     /// a login refreshes them all, so employees edit none of them in the app.
     public let ownedFields: Set<ProfileField> = [.name, .surname, .email, .position, .phone]
+    public var holdsEmploymentStart: Bool { configuration.attributes.employmentStart != nil }
+    public var holdsEmploymentEnd: Bool { configuration.attributes.employmentEnd != nil }
     public let configuration: LDAPConfiguration
     /// Passwords are the directory's: the app's reset and change routes point here instead.
     public var passwordPage: String? { configuration.passwordURL }
@@ -280,7 +282,31 @@ public final class LDAPDirectory: EmployeeDirectory {
             email: Self.clipped(entry.first(names.email) ?? "", 254), isAdmin: isAdmin,
             decidesAdmin: configuration.admin != nil, directoryName: entry.dn, displayName: fullName.map { Self.clipped($0) },
             title: entry.first(names.title).map { Self.clipped($0) }, phone: entry.first(names.phone).map { Self.clipped($0, 64) },
-            team: names.team.map { entry.first($0).map { Self.clipped($0) } ?? "" })
+            team: names.team.map { entry.first($0).map { Self.clipped($0) } ?? "" },
+            employment: EmploymentChange(start: date(names.employmentStart, of: entry), end: date(names.employmentEnd, of: entry)))
+    }
+
+    /// An employment date the entry holds: set, cleared when the entry has no value, kept when the attribute is not
+    /// configured or its value is not a date (logged, so that a typo in the directory changes nothing).
+    func date(_ attribute: String?, of entry: LDAPEntry) -> Change<CalendarDate> {
+        guard let attribute else { return .keep }
+        guard let text = entry.first(attribute)?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .clear }
+        guard let day = Self.directoryDate(text) else {
+            logger.warning("\(entry.dn): \(attribute) '\(Self.clipped(text, 40))' is not a date (YYYY-MM-DD or YYYYMMDDHHMMSSZ); dates kept as they were")
+            return .keep
+        }
+        return .set(day)
+    }
+
+    /// "2027-01-04", or an LDAP GeneralizedTime such as "20270104000000Z", whose date is taken as written: a
+    /// holiday day is a calendar date, not an instant.
+    static func directoryDate(_ text: String) -> CalendarDate? {
+        if let day = CalendarDate(iso: text) { return day }
+        let digits = Array(text.prefix(8))
+        guard digits.count == 8, digits.allSatisfy({ $0.isASCII && $0.isNumber }), text.count == 8 || text.count >= 10,
+              let year = Int(String(digits[0..<4])), let month = Int(String(digits[4..<6])), let day = Int(String(digits[6..<8]))
+        else { return nil }
+        return CalendarDate(year: year, month: month, day: day)
     }
 
     /// Directory values go into the database as text: control characters out, length bounded.

@@ -16,6 +16,8 @@ public struct LDAPSyncResult: Sendable, Equatable {
     public var admins = 0
     /// Why some entries were left alone (no username, a username in several entries).
     public var skipped: [String] = []
+    /// Employees whose directory employment dates were not taken, and why (a request outside them).
+    public var employmentKept: [String] = []
 
     public init() {}
 }
@@ -84,7 +86,9 @@ extension LDAPDirectory {
             let existed = try await service.employee(username: account.username) != nil
             let employee: Employee
             do {
-                employee = try await service.provision(account, owned: ownedFields)
+                let provisioned = try await service.provisioned(account, owned: ownedFields)
+                employee = provisioned.employee
+                if let reason = provisioned.employmentKept { result.employmentKept.append("\(account.username): \(reason)") }
             } catch SGError.forbidden(let reason) {
                 // An account of the app with this username belongs to someone else.
                 result.skipped.append("\(account.username): \(reason)")

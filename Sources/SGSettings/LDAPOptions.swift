@@ -41,6 +41,10 @@ public struct LDAPOptions: ParsableArguments {
     public var attrPhone: String?
     @Option(name: .customLong("ldap-team-attribute"), help: "Attribute naming the employee's team, set at each login, e.g. departmentNumber [SG_LDAP_TEAM_ATTRIBUTE, default: teams are kept in the app].")
     public var teamAttribute: String?
+    @Option(name: .customLong("ldap-attr-employment-start"), help: "Attribute holding the first day of employment, set at each login [SG_LDAP_ATTR_EMPLOYMENT_START, default: set in the app].")
+    public var attrEmploymentStart: String?
+    @Option(name: .customLong("ldap-attr-employment-end"), help: "Attribute holding the last day of employment, set at each login [SG_LDAP_ATTR_EMPLOYMENT_END, default: set in the app].")
+    public var attrEmploymentEnd: String?
     @Option(name: .customLong("ldap-start-tls"), help: "Upgrade ldap:// with StartTLS: true or false [SG_LDAP_START_TLS, default false].")
     public var startTLS: String?
     @Option(name: .customLong("ldap-ca-file"), help: "PEM file of the CAs that sign the directory's certificate [SG_LDAP_CA_FILE, default: the system's].")
@@ -81,6 +85,8 @@ public struct LDAPOptions: ParsableArguments {
             "SG_LDAP_ATTR_TITLE": attrTitle,
             "SG_LDAP_ATTR_PHONE": attrPhone,
             "SG_LDAP_TEAM_ATTRIBUTE": teamAttribute,
+            "SG_LDAP_ATTR_EMPLOYMENT_START": attrEmploymentStart,
+            "SG_LDAP_ATTR_EMPLOYMENT_END": attrEmploymentEnd,
             "SG_LDAP_START_TLS": startTLS,
             "SG_LDAP_CA_FILE": caFile,
             "SG_LDAP_TLS_VERIFY": tlsVerify,

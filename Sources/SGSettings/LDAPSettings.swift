@@ -146,6 +146,8 @@ extension SettingsResolver {
         attributes.title = attribute("SG_LDAP_ATTR_TITLE", default: attributes.title)
         attributes.phone = attribute("SG_LDAP_ATTR_PHONE", default: attributes.phone)
         if text("SG_LDAP_TEAM_ATTRIBUTE") != nil { attributes.team = attribute("SG_LDAP_TEAM_ATTRIBUTE", default: "") }
+        if text("SG_LDAP_ATTR_EMPLOYMENT_START") != nil { attributes.employmentStart = attribute("SG_LDAP_ATTR_EMPLOYMENT_START", default: "") }
+        if text("SG_LDAP_ATTR_EMPLOYMENT_END") != nil { attributes.employmentEnd = attribute("SG_LDAP_ATTR_EMPLOYMENT_END", default: "") }
 
         // TLS.
         var tls = LDAPConfiguration.TLS()

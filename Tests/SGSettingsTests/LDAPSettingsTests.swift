@@ -56,10 +56,13 @@ struct LDAPSettingsTests {
             "SG_LDAP_MEMBER_OF_ATTRIBUTE": "memberOf",
             "SG_LDAP_TIMEOUT": "2.5",
             "SG_LDAP_TEAM_ATTRIBUTE": "department",
+            "SG_LDAP_ATTR_EMPLOYMENT_START": "extensionAttribute1",
         ])
         #expect(resolution.problems.isEmpty)
         let configuration = try #require(resolution.configuration)
-        #expect(configuration.attributes.team == "department" && configuration.attributes.all.last == "department")
+        #expect(configuration.attributes.team == "department" && configuration.attributes.all.suffix(2) == ["department", "extensionAttribute1"])
+        #expect(configuration.attributes.employmentStart == "extensionAttribute1" && configuration.attributes.employmentEnd == nil)
+        #expect(try Self.resolve(["SG_LDAP_ATTR_EMPLOYMENT_END": "end date"]).problems.contains { $0.contains("SG_LDAP_ATTR_EMPLOYMENT_END") })
         #expect(try Self.resolve(["SG_LDAP_TEAM_ATTRIBUTE": "not an attribute"]).problems.contains { $0.contains("SG_LDAP_TEAM_ATTRIBUTE") })
         #expect(configuration.bindPassword == "s3cret-from-file")
         #expect(configuration.admin == .memberOf(attribute: "memberOf", groupDN: "CN=Holiday Admins,OU=Groups,DC=corp,DC=example,DC=com"))

@@ -50,7 +50,7 @@ prepare() {
         || { echo "OpenLDAP module directory not found" >&2; exit 1; }
     mkdir -p "$workdir/data"
     workdir=$(cd "$workdir" && pwd)
-    sed -e "s|@SCHEMADIR@|$schemadir|g" -e "s|@MODULEDIR@|$moduledir|g" -e "s|@WORKDIR@|$workdir|g" \
+    sed -e "s|@SCHEMADIR@|$schemadir|g" -e "s|@MODULEDIR@|$moduledir|g" -e "s|@WORKDIR@|$workdir|g" -e "s|@HERE@|$here|g" \
         "$here/slapd.conf.in" > "$workdir/slapd.conf"
     "$(slapadd_bin)" -q -f "$workdir/slapd.conf" -l "$here/directory.ldif"
 }

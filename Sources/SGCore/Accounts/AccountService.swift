@@ -58,7 +58,18 @@ public struct AccountService: Sendable {
     ///
     /// `owned` names the profile fields the directory holds: position and phone among them are taken from the
     /// entry's title and phone (and cleared when the entry has none); fields it does not hold are left as edited.
+    /// Employment dates the directory holds are taken too, unless they would leave a request outside them or a
+    /// year short of what it holds (see `provisioned`).
     public func provision(_ account: DirectoryAccount, owned: Set<ProfileField> = []) async throws -> Employee {
+        try await provisioned(account, owned: owned).employee
+    }
+
+    /// `provision`, with why the directory's employment dates were not taken (nil when they were, or are as
+    /// before): the employee keeps their dates until the request in the way is cancelled or rejected, and the
+    /// login goes on.
+    public func provisioned(
+        _ account: DirectoryAccount, owned: Set<ProfileField> = []
+    ) async throws -> (employee: Employee, employmentKept: String?) {
         let now = clock.now()
         return try await store.write { tx in
             let id: Int64
@@ -77,9 +88,35 @@ public struct AccountService: Sendable {
             try tx.setDirectoryHeldFields(employeeID: id, owned.intersection([.position, .phone]), from: account)
             if account.directoryName != nil { try tx.saveDirectoryRecord(employeeID: id, account, at: now) }
             if let team = account.team { try TeamService.assign(tx, employeeID: id, toTeamNamed: team) }
+            let kept = account.employment == EmploymentChange()
+                ? nil : try Self.applyDirectoryEmployment(tx, employeeID: id, account, now: now)
             try FoldedCopies.refresh(tx, employeeID: id)
-            return try Self.existing(tx, id)
+            return (try Self.existing(tx, id), kept)
         }
+    }
+
+    /// Writes the directory's employment dates under the rules an admin's change meets; returns why not instead
+    /// of throwing, so that a login is never refused for them.
+    static func applyDirectoryEmployment(
+        _ tx: any AccountWriting, employeeID id: Int64, _ account: DirectoryAccount, now: Date
+    ) throws -> String? {
+        let current = try tx.holidays.employment(employeeID: id)
+        let updated: Employment
+        do {
+            let held = try tx.holidays.requests(employeeID: id, touchingYears: HolidayService.supportedYears)
+            updated = try EmploymentRules.apply(account.employment, to: current, username: account.username, held: held)
+        } catch let error as SGError {
+            return error.message
+        }
+        guard updated != current else { return nil }
+        try tx.setEmployment(employeeID: id, updated)
+        do {
+            try HolidayService.checkContractChange(tx.holidays, employeeID: id, from: nil, now: now)
+        } catch let error as SGError {
+            try tx.setEmployment(employeeID: id, current)
+            return error.message
+        }
+        return nil
     }
 
     /// Deactivates an account: its history stays, its sessions end (every token stops working at the next request),
@@ -132,6 +169,15 @@ public struct AccountService: Sendable {
                 try FoldedCopies.refresh(tx, employeeID: employeeID)
             }
             if change.employment != EmploymentChange() {
+                for (field, holds, date, was) in [
+                    ("employmentStart", directory.holdsEmploymentStart, change.employment.start, current.employment.start),
+                    ("employmentEnd", directory.holdsEmploymentEnd, change.employment.end, current.employment.end),
+                ] where holds && date.applied(to: was) != was {
+                    throw SGError.invalid(
+                        field: field,
+                        message: "is held by the company directory (\(directory.kind)) and cannot be changed here; "
+                            + "it changes in the directory and shows at the next login")
+                }
                 let held = try tx.holidays.requests(employeeID: employeeID, touchingYears: HolidayService.supportedYears)
                 let employment = try EmploymentRules.apply(
                     change.employment, to: current.employment, username: before.username, held: held)

@@ -16,10 +16,13 @@ public struct DirectoryAccount: Sendable, Equatable {
     public var phone: String?
     /// The team the directory names (empty: none); nil when the directory does not decide teams.
     public var team: String?
+    /// The employment dates the directory holds: set, cleared (the entry has none), or kept where it holds none.
+    public var employment: EmploymentChange
 
     public init(
         username: String, name: String, surname: String, email: String, isAdmin: Bool, decidesAdmin: Bool = true,
-        directoryName: String? = nil, displayName: String? = nil, title: String? = nil, phone: String? = nil, team: String? = nil
+        directoryName: String? = nil, displayName: String? = nil, title: String? = nil, phone: String? = nil, team: String? = nil,
+        employment: EmploymentChange = EmploymentChange()
     ) {
         self.username = username
         self.name = name
@@ -32,6 +35,7 @@ public struct DirectoryAccount: Sendable, Equatable {
         self.title = title
         self.phone = phone
         self.team = team
+        self.employment = employment
     }
 }
 
@@ -43,6 +47,9 @@ public protocol EmployeeDirectory: Sendable {
     var provisionsEmployees: Bool { get }
     /// Profile fields the directory holds, which employees cannot change through the API.
     var ownedFields: Set<ProfileField> { get }
+    /// Whether a login sets the employment's first and last day from the directory: admins do not change those.
+    var holdsEmploymentStart: Bool { get }
+    var holdsEmploymentEnd: Bool { get }
     /// True when the directory keeps the passwords: the app neither resets nor changes them.
     var holdsPasswords: Bool { get }
     /// The company's own page for changing a password the directory keeps, if it has one.
@@ -63,6 +70,9 @@ extension EmployeeDirectory {
     public var ownedFields: Set<ProfileField> {
         provisionsEmployees ? [.name, .surname, .email] : []
     }
+
+    public var holdsEmploymentStart: Bool { false }
+    public var holdsEmploymentEnd: Bool { false }
 
     /// A directory that vouches for employees checks their passwords itself; local accounts are ours.
     public var holdsPasswords: Bool { provisionsEmployees }
