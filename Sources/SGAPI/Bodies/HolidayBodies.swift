@@ -221,17 +221,17 @@ extension Balance: JSONBody {
 }
 
 extension JSONWriter {
-    /// `{advance, credited, period}`, as the company's settings write a plan; `advance` is "none", "year" or days.
+    /// `{advance, credited, period}`: the fields of `DTO.AccrualPlanBody`, which the company's settings encode.
     mutating func accrualPlan(_ plan: AccrualPlan) {
+        let body = DTO.AccrualPlanBody(plan)
         object { json in
             json.key("advance")
-            switch plan.advance {
-            case .none: json.value("none")
-            case .year: json.value("year")
+            switch body.advance {
+            case .name(let name): json.value(name)
             case .days(let days): json.value(days)
             }
-            json.key("credited"); json.value(plan.credited.rawValue)
-            json.key("period"); json.value(plan.period.rawValue)
+            json.key("credited"); json.value(body.credited)
+            json.key("period"); json.value(body.period)
         }
     }
 }

@@ -101,6 +101,8 @@ public struct AccountService: Sendable {
         _ tx: any AccountWriting, employeeID id: Int64, _ account: DirectoryAccount, now: Date
     ) throws -> String? {
         let current = try tx.holidays.employment(employeeID: id)
+        // Most logins bring the dates as they are: no need to read the employee's requests then.
+        guard account.employment.applied(to: current) != current else { return nil }
         let updated: Employment
         do {
             let held = try tx.holidays.requests(employeeID: id, touchingYears: HolidayService.supportedYears)
@@ -108,7 +110,6 @@ public struct AccountService: Sendable {
         } catch let error as SGError {
             return error.message
         }
-        guard updated != current else { return nil }
         try tx.setEmployment(employeeID: id, updated)
         do {
             try HolidayService.checkContractChange(tx.holidays, employeeID: id, from: nil, now: now)
@@ -168,26 +169,22 @@ public struct AccountService: Sendable {
                 try tx.saveEmployee(updated)
                 try FoldedCopies.refresh(tx, employeeID: employeeID)
             }
-            if change.employment != EmploymentChange() {
-                for (field, holds, date, was) in [
-                    ("employmentStart", directory.holdsEmploymentStart, change.employment.start, current.employment.start),
-                    ("employmentEnd", directory.holdsEmploymentEnd, change.employment.end, current.employment.end),
-                ] where holds && date.applied(to: was) != was {
-                    throw SGError.invalid(
-                        field: field,
-                        message: "is held by the company directory (\(directory.kind)) and cannot be changed here; "
-                            + "it changes in the directory and shows at the next login")
+            let target = change.employment.applied(to: current.employment)
+            if target != current.employment {
+                if directory.holdsEmploymentStart && target.start != current.employment.start {
+                    throw ProfileRules.heldByDirectory("employmentStart", kind: directory.kind)
+                }
+                if directory.holdsEmploymentEnd && target.end != current.employment.end {
+                    throw ProfileRules.heldByDirectory("employmentEnd", kind: directory.kind)
                 }
                 let held = try tx.holidays.requests(employeeID: employeeID, touchingYears: HolidayService.supportedYears)
                 let employment = try EmploymentRules.apply(
                     change.employment, to: current.employment, username: before.username, held: held)
-                if employment != current.employment {
-                    try tx.setEmployment(employeeID: employeeID, employment)
-                    try HolidayService.checkContractChange(tx.holidays, employeeID: employeeID, from: nil, now: now)
-                }
+                try tx.setEmployment(employeeID: employeeID, employment)
+                try HolidayService.checkContractChange(tx.holidays, employeeID: employeeID, from: nil, now: now)
             }
             // A plan changes when days are earned, never the year's balance: nothing to check against it.
-            if change.accrual != .keep, change.accrual.applied(to: current.accrual) != current.accrual {
+            if change.accrual.applied(to: current.accrual) != current.accrual {
                 try tx.setAccrual(employeeID: employeeID, change.accrual.applied(to: current.accrual))
             }
             switch change.isActive {

@@ -35,6 +35,11 @@ public struct EmploymentChange: Sendable, Equatable {
         self.start = start
         self.end = end
     }
+
+    /// The dates after the change, not yet checked (`EmploymentRules.apply` checks them).
+    public func applied(to current: Employment) -> Employment {
+        Employment(start: start.applied(to: current.start), end: end.applied(to: current.end))
+    }
 }
 
 public enum EmploymentRules {
@@ -43,7 +48,7 @@ public enum EmploymentRules {
     public static func apply(
         _ change: EmploymentChange, to current: Employment, username: String, held: [HolidayRequest]
     ) throws -> Employment {
-        let updated = Employment(start: change.start.applied(to: current.start), end: change.end.applied(to: current.end))
+        let updated = change.applied(to: current)
         if let start = updated.start, let end = updated.end, end < start {
             throw SGError.invalid(field: "employmentEnd", message: "\(end) is before the employment's start, \(start)")
         }

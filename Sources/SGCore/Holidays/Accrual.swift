@@ -67,16 +67,8 @@ public struct AccrualPlan: Sendable, Equatable, CustomStringConvertible {
             self = .yearly
             return
         }
-        guard parts.count == 3, let period = Period(rawValue: parts[0]), let credited = Credited(rawValue: parts[1]) else { return nil }
-        let advance: Advance
-        switch parts[2] {
-        case "none": advance = .none
-        case "year": advance = .year
-        default:
-            guard parts[2].allSatisfy({ $0.isASCII && $0.isNumber }), let days = Int(parts[2]) else { return nil }
-            advance = .days(days)
-        }
-        self.init(period: period, credited: credited, advance: advance)
+        guard parts.count == 3, let plan = try? Self.parse(period: parts[0], credited: parts[1], advance: parts[2], field: "") else { return nil }
+        self = plan
     }
 
     /// The day each period of `year` that overlaps `employment` is credited: its first or its last day employed.
@@ -104,8 +96,11 @@ public struct AccrualPlan: Sendable, Equatable, CustomStringConvertible {
 
     /// What of `total` may not yet be requested on `day`: the part not earned beyond the advance.
     public func withheld(of total: HalfDays, in year: Int, employment: Employment, on day: CalendarDate) -> HalfDays {
-        let notEarned = total - earned(of: total, in: year, employment: employment, on: day)
-        return switch advance {
+        withheld(notEarned: total - earned(of: total, in: year, employment: employment, on: day))
+    }
+
+    func withheld(notEarned: HalfDays) -> HalfDays {
+        switch advance {
         case .none: notEarned
         case .days(let days): max(.zero, notEarned - .days(days))
         case .year: .zero
@@ -116,10 +111,8 @@ public struct AccrualPlan: Sendable, Equatable, CustomStringConvertible {
     public func apply(to balance: Balance, employment: Employment, on today: CalendarDate) -> Balance {
         guard !isYearly else { return balance }
         var balance = balance
-        balance.accrual = AccrualState(
-            plan: self,
-            earned: earned(of: balance.allowance, in: balance.year, employment: employment, on: today),
-            withheld: withheld(of: balance.allowance, in: balance.year, employment: employment, on: today))
+        let earned = earned(of: balance.allowance, in: balance.year, employment: employment, on: today)
+        balance.accrual = AccrualState(plan: self, earned: earned, withheld: withheld(notEarned: balance.allowance - earned))
         return balance
     }
 
@@ -164,7 +157,7 @@ extension AccrualPlan {
         case "none": ahead = .none
         case "year": ahead = .year
         case let text:
-            guard let days = Int(text), Self.advanceDays.contains(days) else {
+            guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let days = Int(text), Self.advanceDays.contains(days) else {
                 throw SGError.invalid(
                     field: field + ".advance",
                     message: "advance '\(text)' is not none, year or a number of days from 1 to \(Self.advanceDays.upperBound)")

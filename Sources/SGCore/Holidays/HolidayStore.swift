@@ -102,7 +102,7 @@ public struct LedgerRecords: Sendable {
 
     public init(
         firstYear: Int, records: [Int: YearRecord], acrossExpiry: [(year: Int, request: HolidayRequest, halvesInYear: HalfDays)],
-        employment: Employment = Employment(), accrual: AccrualPlan? = nil
+        employment: Employment, accrual: AccrualPlan?
     ) {
         self.employment = employment
         self.accrual = accrual

@@ -71,6 +71,13 @@ public struct ProfilePatch: Sendable, Equatable {
 
 /// The profile rules: what each field accepts, and that fields the directory holds are not changed here.
 public enum ProfileRules {
+    /// The refusal of a change to `field`, which the company directory of `kind` holds.
+    public static func heldByDirectory(_ field: String, kind: String) -> SGError {
+        SGError.invalid(
+            field: field,
+            message: "is held by the company directory (\(kind)) and cannot be changed here; it changes in the directory and shows at the next login")
+    }
+
     public static let maximumNameLength = 100
     public static let maximumPositionLength = 100
     public static let earliestBirthYear = 1900
@@ -99,12 +106,7 @@ public enum ProfileRules {
         keepUnchanged(.linkedin, &patch.linkedin, current.linkedin)
 
         func ownedCheck(_ field: ProfileField, _ new: String?, _ old: String?) throws {
-            if owned.contains(field) && new != old {
-                throw SGError.invalid(
-                    field: field.rawValue,
-                    message: "is held by the company directory (\(directoryKind)) and cannot be changed here; "
-                        + "it changes in the directory and shows at the next login")
-            }
+            if owned.contains(field) && new != old { throw heldByDirectory(field.rawValue, kind: directoryKind) }
         }
 
         for (field, change, keyPath) in [

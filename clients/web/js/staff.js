@@ -3,11 +3,11 @@
 // an employee, a confirmation for what cannot be undone, a file downloaded with the session's token, a short
 // message tied to what was just done, and the fields of an accrual plan.
 import { h, replace, uid } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { get } from "./api.js";
 import { announce } from "./shell.js";
 import { problemMessage } from "./problems.js";
-import { button, empty, field, fullName } from "./ui.js";
+import { button, empty, field, fullName, term } from "./ui.js";
 
 const requestPages = [
   ["queue", "/requests"],
@@ -343,7 +343,7 @@ export function weekdayBoxes(legend, chosen, weekdayName, name) {
 export function accrualFields(plan, { companysChoice = false } = {}) {
   const own = plan || { period: companysChoice ? "" : "year", credited: "start", advance: "none" };
   const options = (values, current, prefix) => [...(values.includes(current) ? values : [current, ...values])]
-    .map((value) => ({ value, label: value === "" ? t("accrual.companysPlan") : termOf(prefix, value), selected: value === current }));
+    .map((value) => ({ value, label: value === "" ? t("accrual.companysPlan") : term(prefix, value), selected: value === current }));
   const period = field({ label: t("accrual.periodLabel"), name: "accrualPeriod", options: options([...(companysChoice ? [""] : []), "year", "quarter", "month"], own.period, "accrual.periodChoice") });
   const credited = field({ label: t("accrual.creditedLabel"), name: "accrualCredited", options: options(["start", "end"], own.credited, "accrual.creditedChoice") });
   const kind = typeof own.advance === "number" ? "days" : own.advance;
@@ -375,9 +375,4 @@ export function accrualFields(plan, { companysChoice = false } = {}) {
       return { period: period.control.value, credited: credited.control.value, advance: ahead };
     },
   };
-}
-
-function termOf(prefix, value) {
-  const key = `${prefix}.${value}`;
-  return has(key) ? t(key) : String(value);
 }
